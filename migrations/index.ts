@@ -1,0 +1,4 @@
+import { Migration20261121000001_init } from './Migration20261121000001_init';
+
+// Applied in this order; each migration has a working down().
+export const migrationsList = [{ name: 'Migration20261121000001_init', class: Migration20261121000001_init }];

@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import express, { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { ApolloServer } from '@apollo/server';
+import type { Config } from './config';
+import type { Orm } from './db/orm';
+import type { RequestContext } from './core/context';
+import { authenticate } from './auth/authenticate';
+import { AppError } from './errors/app-error';
+import { asAppError } from './errors/db-error';
+import { toHttpError } from './errors/to-http-error';
+import { createApolloServer } from './graphql/server';
+import { logger } from './logger';
+import { buildRestRouter, JSON_LIMIT } from './rest/router';
+import { routes } from './rest/routes';
+import { docsRouter, openApiDocument } from './rest/openapi';
+
+export interface AppDeps {
+  orm: Orm;
+  config: Config;
+}
+
+export interface App {
+  app: Express;
+  apollo: ApolloServer<RequestContext>;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The whole HTTP surface, without listening (tests drive it with supertest). */
+export async function createApp({ orm, config }: AppDeps): Promise<App> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
+  app.set('strict routing', false);
+
+  app.use((req, res, next) => {
+    const incoming = req.header('x-request-id');
+    req.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', req.requestId);
+    next();
+  });
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } } }));
+  app.use(cors(config.corsOrigins));
+
+  app.get('/health', (_req, res) => {
+    res.json({ success: true, data: { status: 'ok' } });
+  });
+  app.get('/ready', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      res.json({ success: true, data: { status: 'ready' } });
+    } catch {
+      res.status(503).json({ success: false, data: null, error: { code: 'INTERNAL', message: 'database unavailable' } });
+    }
+  });
+
+  const openapi = openApiDocument(routes);
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use('/docs', docsRouter());
+
+  const auth: RequestHandler = async (req, _res, next) => {
+    try {
+      req.ctx = await authenticate(orm, req, req.requestId);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
+
+  const apollo = await createApolloServer();
+  app.use(
+    '/graphql',
+    auth,
+    express.json({ limit: JSON_LIMIT }),
+    expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }),
+  );
+
+  app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
+  app.use(errorHandler);
+
+  return { app, apollo, close: () => apollo.stop() };
+}
+
+function cors(origins: string[]): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.header('origin');
+    if (!origins.length || !origin || !(origins.includes('*') || origins.includes(origin))) return next();
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, DELETE');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id, apollo-require-preflight');
+      res.setHeader('Access-Control-Max-Age', '600');
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+const BODY_ERRORS: Record<string, string> = {
+  'entity.parse.failed': 'body is not valid JSON',
+  'entity.too.large': 'body is larger than 1 MiB',
+  'encoding.unsupported': 'body has an unsupported character set',
+  'charset.unsupported': 'body has an unsupported character set',
+  'request.aborted': 'body was not received completely',
+  'entity.verify.failed': 'body is not valid JSON',
+};
+
+const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  let app = asAppError(err);
+  const bodyError = BODY_ERRORS[(err as { type?: string })?.type ?? ''];
+  if (!app && bodyError) app = AppError.field('body', bodyError.replace(/^body /, ''));
+  if (!app) {
+    logger.error({ err, requestId: req.requestId, method: req.method, path: req.path }, 'request failed');
+    app = new AppError('INTERNAL', 'Internal server error');
+  }
+  const { status, body } = toHttpError(app);
+  if (res.headersSent) return;
+  // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
+  // execution (401, 403) gets both.
+  const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');
+  res.status(status).json(graphql ? { ...body, errors: [{ message: body.error.message, extensions: { code: body.error.code } }] } : body);
+};

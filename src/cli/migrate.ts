@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { loadConfig } from '../config';
+import { openDatabase } from '../db/database';
+import { initOrm, migrate } from '../db/orm';
+
+// `npm run migrate [-- down]`: applies pending migrations (or reverts the last one) on the
+// configured database; prints one JSON object.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const orm = await initOrm(db.url, 2);
+  try {
+    if (process.argv[2] === 'down') {
+      const reverted = await orm.getMigrator().down();
+      process.stdout.write(JSON.stringify({ reverted: reverted.map((m) => m.name) }) + '\n');
+    } else {
+      process.stdout.write(JSON.stringify({ applied: await migrate(orm) }) + '\n');
+    }
+  } finally {
+    await orm.close(true);
+    await db.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stdout.write(JSON.stringify({ error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }) + '\n');
+  process.exit(1);
+});

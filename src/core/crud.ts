@@ -1,0 +1,124 @@
+import { EntityName, QueryBuilder, raw } from '@mikro-orm/postgresql';
+import type { RequestContext } from './context';
+import { AppError } from '../errors/app-error';
+import { fieldsOf } from './fields';
+import { ListArgs, Page, pageOf, pageWindow } from './pagination';
+import { isUuid } from './values';
+
+// Shared service helpers: lookups scoped to the company, lists with the house pagination and
+// order, references that must be the company's, and partial assignment of validated inputs.
+
+type Scoped = { uuid: string; deletedAt: Date | null };
+
+/** A record of the company that is not deleted, else NOT_FOUND (a non-UUID id is simply not found). */
+export async function findActive<T extends Scoped>(ctx: RequestContext, entity: EntityName<T>, uuid: string, label: string): Promise<T> {
+  if (!isUuid(uuid)) throw AppError.notFound(label);
+  const found = await ctx.em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.company, deletedAt: null } as any);
+  if (!found) throw AppError.notFound(label);
+  return found as T;
+}
+
+/** Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request. */
+export async function listPage<T extends object>(
+  ctx: RequestContext,
+  entity: EntityName<T>,
+  args: ListArgs,
+  where?: (qb: QueryBuilder<T>) => void,
+): Promise<Page<T>> {
+  const { page, limit, offset } = pageWindow(args);
+  const qb = ctx.em.createQueryBuilder(entity, 'e').where({ company: ctx.company.uuid } as any);
+  if (!args.includeDeleted) qb.andWhere({ deletedAt: null } as any);
+  where?.(qb);
+  const [items, total] = await Promise.all([
+    qb.clone().orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset).getResultList(),
+    qb.clone().getCount(),
+  ]);
+  return pageOf(items, total, page, limit);
+}
+
+/** ILIKE pattern for a case-insensitive substring match, with the wildcard characters escaped. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export { raw };
+
+/**
+ * A referenced record (customer, job, template, …) for a body field: it must exist, not be
+ * deleted and belong to the company. All three failures give the same message, so no one can
+ * probe another company's ids.
+ */
+export async function resolveRef<T extends object>(
+  ctx: RequestContext,
+  entity: EntityName<T>,
+  id: string,
+  field: string,
+  label: string,
+): Promise<T> {
+  const meta = ctx.em.getMetadata().find(entity as any)!;
+  const pk = meta.primaryKeys[0];
+  const where: Record<string, unknown> = { [pk]: id, company: ctx.company };
+  if (meta.properties.deletedAt) where.deletedAt = null;
+  const found = isUuid(id) ? await ctx.em.findOne(entity, where as any) : null;
+  if (!found) throw AppError.field(field, `does not match any ${label} of this company`);
+  return found;
+}
+
+export interface RefSpec {
+  /** Input property holding the id, e.g. `customerUuid`. */
+  field: string;
+  /** Entity relation it sets, e.g. `customer`. */
+  relation: string;
+  entity: EntityName<any>;
+  label: string;
+}
+
+/**
+ * Copies every field the input carries (undefined = absent) onto the entity; reference fields are
+ * resolved to the company's records. Returns the names of the properties that changed.
+ */
+export async function applyInput(ctx: RequestContext, target: any, input: object, refs: RefSpec[] = [], skip: string[] = []): Promise<string[]> {
+  const changed: string[] = [];
+  const source = input as Record<string, unknown>;
+  for (const meta of fieldsOf(input.constructor)) {
+    if (meta.io !== 'in' || skip.includes(meta.prop)) continue;
+    const value = source[meta.prop];
+    if (value === undefined) continue;
+    const ref = refs.find((r) => r.field === meta.prop);
+    if (ref) {
+      const next = value === null ? null : await resolveRef(ctx, ref.entity, value as string, ref.field, ref.label);
+      const prev = target[ref.relation];
+      if ((prev ? prev.uuid ?? prev.id : null) !== (next ? (next as any).uuid ?? (next as any).id : null)) changed.push(meta.prop);
+      target[ref.relation] = next;
+      continue;
+    }
+    if (!sameValue(target[meta.prop], value)) changed.push(meta.prop);
+    target[meta.prop] = value;
+  }
+  return changed;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
+}
+
+export async function softDelete(ctx: RequestContext, record: Scoped, label: string): Promise<{ message: string }> {
+  record.deletedAt = new Date();
+  await ctx.em.flush();
+  return { message: `${label} deleted` };
+}
+
+/** Next value of a per-company counter (job_number, payment_number): one atomic statement. */
+export async function nextSequence(ctx: RequestContext, name: string): Promise<number> {
+  const rows = await ctx.em.getConnection().execute(
+    `insert into company_sequences (company_uuid, name, value) values (?, ?, 1)
+     on conflict (company_uuid, name) do update set value = company_sequences.value + 1
+     returning value`,
+    [ctx.company.uuid, name],
+    'all',
+    ctx.em.getTransactionContext(),
+  );
+  return Number(rows[0].value);
+}

@@ -1,0 +1,61 @@
+import { ArgsType, Field, ObjectType } from 'type-graphql';
+import { ApiField, InputField } from './fields';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+@ArgsType()
+export class ListArgs {
+  @InputField('page', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  page?: number;
+
+  @InputField('limit', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  limit?: number;
+
+  @InputField('include_deleted', 'boolean')
+  includeDeleted?: boolean;
+}
+
+@ObjectType()
+export class Pagination {
+  @ApiField('page', 'int') page!: number;
+  @ApiField('limit', 'int') limit!: number;
+  @ApiField('total', 'int') total!: number;
+  @ApiField('total_pages', 'int') totalPages!: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+/** page and limit after defaults and clamping (limit above 100 becomes 100). */
+export function pageWindow(args: ListArgs): { page: number; limit: number; offset: number } {
+  const page = args.page ?? 1;
+  const limit = Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export function pageOf<T>(items: T[], total: number, page: number, limit: number): Page<T> {
+  return { items, pagination: Object.assign(new Pagination(), { page, limit, total, totalPages: Math.ceil(total / limit) }) };
+}
+
+const pageTypes = new Map<Function, Function>();
+
+/** The GraphQL `XPage {items, pagination}` type of a resource. */
+export function PageType<T>(cls: new () => T): new () => Page<T> {
+  const hit = pageTypes.get(cls);
+  if (hit) return hit as new () => Page<T>;
+  @ObjectType(`${cls.name}Page`)
+  class ResourcePage {
+    @Field(() => [cls]) items!: T[];
+    @Field(() => Pagination) pagination!: Pagination;
+  }
+  pageTypes.set(cls, ResourcePage);
+  return ResourcePage;
+}
+
+@ObjectType()
+export class DeleteResult {
+  @ApiField('message', 'string') message!: string;
+}

@@ -1,0 +1,55 @@
+import { MikroORM, Options, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { migrationsList } from '../../migrations';
+import { entities } from './entities';
+
+export type Orm = MikroORM;
+
+export function ormOptions(clientUrl: string, poolMax = 10): Options {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
+    pool: { min: 0, max: poolMax },
+    discovery: { warnWhenNoEntities: false },
+    forceUtcTimezone: true,
+    // Each request works on its own fork; the global EntityManager must never be used by one.
+    allowGlobalContext: false,
+    debug: process.env.DEBUG_SQL === '1',
+    ignoreUndefinedInQuery: false,
+  };
+}
+
+export async function initOrm(clientUrl: string, poolMax?: number): Promise<Orm> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax));
+  // knex's pg dialect puts an 'error' listener on every connection it opens, so a database that
+  // stops (shutdown, failover) marks connections dead instead of crashing the process.
+  return orm;
+}
+
+const MIGRATION_LOCK = 7_246_001; // pg_advisory_lock key shared by every starting process
+
+/** Applies pending migrations under an advisory lock so that concurrent starts are safe. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  return withAdvisoryLock(orm, MIGRATION_LOCK, async () => {
+    const done = await orm.getMigrator().up();
+    return done.map((m) => m.name);
+  });
+}
+
+export async function withAdvisoryLock<T>(orm: Orm, key: number, fn: () => Promise<T>): Promise<T> {
+  const knex = orm.em.getConnection().getKnex();
+  const conn = await knex.client.acquireConnection();
+  try {
+    await conn.query('select pg_advisory_lock($1)', [key]);
+    try {
+      return await fn();
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    await knex.client.releaseConnection(conn);
+  }
+}

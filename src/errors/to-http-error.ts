@@ -1,0 +1,31 @@
+import { AppError, assertNever, ErrorCode } from './app-error';
+
+export interface HttpError {
+  status: number;
+  body: { success: false; data: null; error: { code: ErrorCode; message: string; details?: AppError['details'] } };
+}
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_ERROR':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'ADDON_REQUIRED':
+    case 'IP_RESTRICTED':
+    case 'USAGE_LIMIT_EXCEEDED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'INTERNAL':
+      return 500;
+    default:
+      return assertNever(code);
+  }
+}
+
+export function toHttpError(err: AppError): HttpError {
+  const error: HttpError['body']['error'] = { code: err.code, message: err.message };
+  if (err.details && err.details.length) error.details = err.details;
+  return { status: statusOf(err.code), body: { success: false, data: null, error } };
+}

@@ -1,0 +1,61 @@
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../core/context';
+import { DeleteResult, Page, PageType } from '../core/pagination';
+import { UUIDScalar } from './scalars';
+
+type Cls<T = any> = new () => T;
+
+export interface CrudService<T, C, U, L> {
+  list(ctx: RequestContext, args: L): Promise<Page<T>>;
+  get(ctx: RequestContext, uuid: string): Promise<T>;
+  create(ctx: RequestContext, input: C): Promise<T>;
+  update(ctx: RequestContext, uuid: string, input: U): Promise<T>;
+  remove(ctx: RequestContext, uuid: string): Promise<{ message: string }>;
+}
+
+/**
+ * The five GraphQL operations of a resource (DECISIONS §13): `x(uuid)`, `xs(...)`, `createX`,
+ * `updateX`, `deleteX`. A resource's resolver extends this and adds its relation fields.
+ */
+export function CrudResolver<T, C, U, L>(o: {
+  entity: Cls<T>;
+  single: string;
+  plural: string;
+  service: CrudService<T, C, U, L>;
+  create: Cls<C>;
+  update: Cls<U>;
+  listArgs: Cls<L>;
+}) {
+  const name = o.entity.name;
+  // Built now: TypeGraphQL reads its type registry before it calls return-type thunks.
+  const PageCls = PageType(o.entity);
+
+  @Resolver()
+  abstract class Crud {
+    @Query(() => o.entity, { name: o.single })
+    one(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<T> {
+      return o.service.get(ctx, uuid);
+    }
+
+    @Query(() => PageCls, { name: o.plural })
+    list(@Ctx() ctx: RequestContext, @Args(() => o.listArgs) args: L): Promise<Page<T>> {
+      return o.service.list(ctx, args);
+    }
+
+    @Mutation(() => o.entity, { name: `create${name}` })
+    create(@Ctx() ctx: RequestContext, @Arg('input', () => o.create) input: C): Promise<T> {
+      return o.service.create(ctx, input);
+    }
+
+    @Mutation(() => o.entity, { name: `update${name}` })
+    update(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => o.update) input: U): Promise<T> {
+      return o.service.update(ctx, uuid, input);
+    }
+
+    @Mutation(() => DeleteResult, { name: `delete${name}` })
+    remove(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
+      return o.service.remove(ctx, uuid);
+    }
+  }
+  return Crud;
+}

@@ -1,0 +1,55 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+type Cls<T = any> = new (...args: any[]) => T;
+
+/**
+ * Per-request batch loaders, so that related records load in a fixed number of statements
+ * whatever the page size. Records by id include soft-deleted ones (embedded summaries show their
+ * targets); relation lists hold the records that are not deleted, newest first.
+ */
+export class Loaders {
+  private readonly byId = new Map<Cls, DataLoader<string, any>>();
+  private readonly lists = new Map<string, DataLoader<string, any[]>>();
+
+  constructor(private readonly em: EntityManager) {}
+
+  one<T>(entity: Cls<T>, id: string | null | undefined): Promise<T | null> {
+    if (!id) return Promise.resolve(null);
+    let loader = this.byId.get(entity);
+    if (!loader) {
+      const meta = this.em.getMetadata().find(entity.name)!;
+      const pk = meta.primaryKeys[0];
+      loader = new DataLoader<string, any>(async (ids) => {
+        const rows = await this.em.find(entity, { [pk]: { $in: [...ids] } } as any);
+        const map = new Map(rows.map((r: any) => [r[pk], r]));
+        return ids.map((id) => map.get(id) ?? null);
+      });
+      this.byId.set(entity, loader);
+    }
+    return loader.load(id);
+  }
+
+  /** Children of a parent through a foreign-key relation (e.g. Job by `customer`), newest first. */
+  children<T>(entity: Cls<T>, relation: string, parentId: string, limit = 100): Promise<T[]> {
+    const key = `${entity.name}.${relation}`;
+    let loader = this.lists.get(key);
+    if (!loader) {
+      loader = new DataLoader<string, any[]>(async (ids) => {
+        const rows = await this.em.find(
+          entity,
+          { [relation]: { $in: [...ids] }, deletedAt: null } as any,
+          { orderBy: { createdAt: 'desc', uuid: 'desc' } as any },
+        );
+        const groups = new Map<string, any[]>(ids.map((id) => [id, []]));
+        for (const r of rows as any[]) {
+          const parent = r[relation];
+          groups.get(parent?.uuid ?? parent?.id ?? parent)?.push(r);
+        }
+        return ids.map((id) => groups.get(id)!);
+      });
+      this.lists.set(key, loader);
+    }
+    return loader.load(parentId).then((items) => items.slice(0, Math.max(0, Math.min(limit, 100))));
+  }
+}

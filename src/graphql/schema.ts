@@ -1,0 +1,33 @@
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchemaSync, NonEmptyArray } from 'type-graphql';
+import { validateInput } from '../core/validation';
+import { fieldsOf } from '../core/fields';
+import { CompanyResolver } from '../modules/company/company.resolver';
+import { CustomerResolver } from '../modules/customer/customer.resolver';
+import { LocationResolver } from '../modules/location/location.resolver';
+import { UserResolver } from '../modules/user/user.resolver';
+
+// Every resolver of the API; a new module adds its resolver here.
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver];
+
+let cached: GraphQLSchema | undefined;
+
+export function buildGraphQLSchema(): GraphQLSchema {
+  cached ??= buildSchemaSync({
+    resolvers,
+    validate: false,
+    // The same validation as REST, on every input object and args class.
+    validateFn: async (value) => {
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values) {
+        if (v && typeof v === 'object' && fieldsOf(v.constructor).some((f) => f.io === 'in')) await validateInput(v, 'graphql');
+      }
+    },
+  });
+  return cached;
+}
+
+/** The SDL committed at schema/schema.graphql. */
+export function printSdl(): string {
+  return printSchema(lexicographicSortSchema(buildGraphQLSchema())) + '\n';
+}

@@ -1,0 +1,36 @@
+import { ApolloServer } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import type { RequestContext } from '../core/context';
+import { asAppError } from '../errors/db-error';
+import { toGraphQLError } from '../errors/to-graphql-error';
+import { logger } from '../logger';
+import { buildGraphQLSchema } from './schema';
+
+// Apollo's own codes for a bad document or bad variables are our VALIDATION_ERROR.
+const CLIENT_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
+
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const app = asAppError(error);
+  if (app) {
+    const g = toGraphQLError(app);
+    return { message: g.message, path: formatted.path, locations: formatted.locations, extensions: g.extensions };
+  }
+  const code = formatted.extensions?.code as string | undefined;
+  if (code && CLIENT_ERRORS.has(code)) {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'VALIDATION_ERROR' } };
+  }
+  logger.error({ err: (error as { originalError?: unknown })?.originalError ?? error }, 'graphql resolver failed');
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+export async function createApolloServer(): Promise<ApolloServer<RequestContext>> {
+  const server = new ApolloServer<RequestContext>({
+    schema: buildGraphQLSchema(),
+    introspection: true,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+  });
+  await server.start();
+  return server;
+}

@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { initOrm, migrate } from './db/orm';
+import { logger } from './logger';
+import { seedDemoIfEmpty } from './seed/demo';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config, (m) => logger.info(m));
+  const orm = await initOrm(db.url, config.dbPoolMax);
+  if (config.migrate) {
+    const applied = await migrate(orm);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  }
+  if (config.seedDemo) {
+    const demo = await seedDemoIfEmpty(orm);
+    if (demo) {
+      // Shown once: only a hash of the key is stored.
+      process.stdout.write(
+        `\nDemo company "${demo.company.name}" (${demo.company.uuid}) created.\nAPI key (shown once): ${demo.apiKey}\n\n`,
+      );
+    }
+  }
+  const { app, close } = await createApp({ orm, config });
+  const server: Server = app.listen(config.port, config.host, () => {
+    const port = (server.address() as { port: number }).port;
+    logger.info({ port, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`);
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    // Stop accepting, let in-flight requests finish (bounded), then close the database.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    await drained;
+    clearTimeout(timer);
+    await close().catch(() => undefined);
+    await orm.close(true).catch(() => undefined);
+    await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\n`);
+  } else {
+    logger.fatal({ err }, 'start failed');
+    process.stderr.write(`Start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { generateApiKey, hashApiKey } from '../../auth/api-key';
+import { AppError } from '../../errors/app-error';
+import { isEmail } from '../../core/values';
+import { ApiKey, UsagePeriod } from '../api-key/api-key.entity';
+import { User } from '../user/user.entity';
+import { ADDONS, Company } from './company.entity';
+
+// Operator actions behind the admin CLI and the demo seed. They run on an EntityManager without a
+// request context, so every query names its company explicitly and switches the tenant filter off.
+
+const NO_FILTERS = { filters: false } as const;
+
+export function parseAddons(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = list.filter((a) => !(ADDONS as readonly string[]).includes(a));
+  if (unknown.length) throw AppError.field('addons', `has unknown add-on(s) ${unknown.join(', ')}; known: ${ADDONS.join(', ')}`);
+  return [...new Set(list)];
+}
+
+export interface KeyOptions {
+  allowIps?: string[];
+  usageLimit?: number;
+  usagePeriod?: UsagePeriod;
+}
+
+export async function createCompany(em: EntityManager, o: { name: string; email: string; addons?: string[] }) {
+  if (!o.name?.trim()) throw AppError.field('name', 'is required');
+  if (!o.email || !isEmail(o.email.trim())) throw AppError.field('email', 'must be a valid email address');
+  return em.transactional(async (tx) => {
+    const company = new Company();
+    company.name = o.name.trim();
+    company.email = o.email.trim().toLowerCase();
+    if (o.addons) company.addons = o.addons;
+    const user = new User();
+    user.company = company;
+    user.firstName = 'Account';
+    user.lastName = 'Owner';
+    user.email = company.email;
+    tx.persist([company, user]);
+    await tx.flush();
+    const { apiKey, key } = await issueKey(tx, company, user, {});
+    return { company, user, key, apiKey };
+  });
+}
+
+export async function createUser(em: EntityManager, o: { companyUuid: string; firstName: string; lastName: string; email?: string }) {
+  const company = await findCompany(em, o.companyUuid);
+  if (!o.firstName?.trim()) throw AppError.field('first-name', 'is required');
+  if (!o.lastName?.trim()) throw AppError.field('last-name', 'is required');
+  if (o.email && !isEmail(o.email.trim())) throw AppError.field('email', 'must be a valid email address');
+  const user = new User();
+  user.company = company;
+  user.firstName = o.firstName.trim();
+  user.lastName = o.lastName.trim();
+  user.email = o.email?.trim().toLowerCase() || null;
+  await em.persistAndFlush(user);
+  return user;
+}
+
+export async function createKey(em: EntityManager, o: { companyUuid: string; userId?: string } & KeyOptions) {
+  const company = await findCompany(em, o.companyUuid);
+  const user = o.userId
+    ? await em.findOne(User, { id: o.userId, company }, NO_FILTERS)
+    : await em.findOne(User, { company }, { ...NO_FILTERS, orderBy: { createdAt: 'asc', id: 'asc' } });
+  if (!user) throw AppError.field('user', 'does not match any user of this company');
+  return issueKey(em, company, user, o);
+}
+
+async function issueKey(em: EntityManager, company: Company, user: User, o: KeyOptions) {
+  const apiKey = generateApiKey();
+  const key = new ApiKey();
+  key.company = company;
+  key.user = user;
+  key.keyHash = hashApiKey(apiKey);
+  key.keyPrefix = apiKey.slice(0, 8);
+  key.allowedIps = o.allowIps?.length ? o.allowIps : null;
+  key.usageLimit = o.usageLimit ?? null;
+  key.usagePeriod = o.usagePeriod ?? null;
+  await em.persistAndFlush(key);
+  return { apiKey, key };
+}
+
+export async function revokeKey(em: EntityManager, id: string) {
+  const key = await em.findOne(ApiKey, { id }, NO_FILTERS);
+  if (!key) throw AppError.notFound('API key');
+  key.revokedAt ??= new Date();
+  await em.flush();
+  return key;
+}
+
+export async function setAddons(em: EntityManager, companyUuid: string, addons: string[]) {
+  const company = await findCompany(em, companyUuid);
+  company.addons = addons;
+  await em.flush();
+  return company;
+}
+
+export async function listKeys(em: EntityManager, companyUuid: string) {
+  const company = await findCompany(em, companyUuid);
+  return em.find(ApiKey, { company }, { ...NO_FILTERS, orderBy: { createdAt: 'asc' } });
+}
+
+export async function findCompany(em: EntityManager, uuid: string): Promise<Company> {
+  const company = /^[0-9a-f-]{36}$/i.test(uuid ?? '') ? await em.findOne(Company, { uuid: uuid.toLowerCase() }, NO_FILTERS) : null;
+  if (!company) throw AppError.notFound('Company');
+  return company;
+}
+
+/** Key as listed by the CLI: never the secret or its hash. */
+export function keyView(k: ApiKey) {
+  return {
+    id: k.id,
+    company_uuid: k.company.uuid,
+    user_id: k.user.id,
+    key_prefix: k.keyPrefix,
+    allowed_ips: k.allowedIps,
+    usage_limit: k.usageLimit,
+    usage_period: k.usagePeriod,
+    created_at: k.createdAt.toISOString(),
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
+import { ApiField } from '../../core/fields';
+import { TIMESTAMP } from '../../core/base.entity';
+
+export const ADDONS = ['custom_numbering', 'job_photos'] as const;
+export type Addon = (typeof ADDONS)[number];
+
+@ObjectType()
+@Entity({ tableName: 'companies' })
+export class Company {
+  @ApiField('uuid', 'uuid')
+  @PrimaryKey({ type: 'uuid' })
+  uuid: string = randomUUID();
+
+  @ApiField('name', 'string')
+  @Property({ type: 'text' })
+  name!: string;
+
+  @ApiField('email', 'email')
+  @Property({ type: 'text' })
+  email!: string;
+
+  @ApiField('phone', 'phone', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  phone: string | null = null;
+
+  @ApiField('address_line_1', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  addressLine1: string | null = null;
+
+  @ApiField('address_line_2', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  addressLine2: string | null = null;
+
+  @ApiField('city', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  city: string | null = null;
+
+  @ApiField('state', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  state: string | null = null;
+
+  @ApiField('postal_code', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  postalCode: string | null = null;
+
+  @ApiField('country', 'string', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  country: string | null = null;
+
+  @Property({ type: 'text[]' })
+  addons: string[] = [...ADDONS];
+
+  @Property({ ...TIMESTAMP, onCreate: () => new Date() })
+  createdAt: Date = new Date();
+
+  @Property({ ...TIMESTAMP, onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+
+  hasAddon(addon: Addon): boolean {
+    return this.addons.includes(addon);
+  }
+}

@@ -1,0 +1,7 @@
+import type { RequestContext } from '../../core/context';
+
+export const companyService = {
+  async me(ctx: RequestContext) {
+    return ctx.company;
+  },
+};

@@ -1,0 +1,52 @@
+import type { RequestContext } from '../../core/context';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, softDelete } from '../../core/crud';
+import { Location } from '../location/location.entity';
+import { Customer, CustomerType } from './customer.entity';
+import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
+
+const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'primaryServiceLocation', entity: Location, label: 'location' }];
+
+export const customerService = {
+  list(ctx: RequestContext, args: CustomerListArgs) {
+    return listPage(ctx, Customer, args, (qb) => {
+      if (args.filter === CustomerFilter.RESIDENTIAL) qb.andWhere({ customerType: CustomerType.RESIDENTIAL });
+      if (args.filter === CustomerFilter.COMMERCIAL) qb.andWhere({ customerType: CustomerType.COMMERCIAL });
+      if (args.filter === CustomerFilter.VIP) qb.andWhere({ isVip: true });
+      if (args.search) {
+        const p = containsPattern(args.search);
+        const digits = args.search.replace(/\D/g, '');
+        // Names, "first last", company name, email, phone (digits alone too) and the uuid.
+        qb.andWhere(
+          `(e.first_name ilike ? or e.last_name ilike ? or (e.first_name || ' ' || e.last_name) ilike ?
+            or e.company_name ilike ? or e.email ilike ? or e.phone ilike ? or e.uuid::text ilike ?` +
+            (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like ?)` : ')'),
+          digits ? [p, p, p, p, p, p, p, `%${digits}%`] : [p, p, p, p, p, p, p],
+        );
+      }
+    });
+  },
+
+  get(ctx: RequestContext, uuid: string) {
+    return findActive(ctx, Customer, uuid, 'Customer');
+  },
+
+  async create(ctx: RequestContext, input: CustomerCreateInput) {
+    const customer = new Customer();
+    customer.company = ctx.company;
+    await applyInput(ctx, customer, input, refs);
+    ctx.em.persist(customer);
+    await ctx.em.flush();
+    return customer;
+  },
+
+  async update(ctx: RequestContext, uuid: string, input: CustomerUpdateInput) {
+    const customer = await this.get(ctx, uuid);
+    await applyInput(ctx, customer, input, refs);
+    await ctx.em.flush();
+    return customer;
+  },
+
+  async remove(ctx: RequestContext, uuid: string) {
+    return softDelete(ctx, await this.get(ctx, uuid), 'Customer');
+  },
+};

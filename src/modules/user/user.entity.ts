@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
+import { ApiField } from '../../core/fields';
+import { TenantScoped, TIMESTAMP } from '../../core/base.entity';
+import { Company } from '../company/company.entity';
+
+@ObjectType()
+@TenantScoped()
+@Entity({ tableName: 'users' })
+export class User {
+  @ApiField('id', 'uuid')
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Company, { fieldName: 'company_uuid', hidden: true })
+  company!: Company;
+
+  @ApiField('first_name', 'string')
+  @Property({ type: 'text' })
+  firstName!: string;
+
+  @ApiField('last_name', 'string')
+  @Property({ type: 'text' })
+  lastName!: string;
+
+  @ApiField('email', 'email', { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  email: string | null = null;
+
+  @ApiField('created_at', 'datetime')
+  @Property({ ...TIMESTAMP, onCreate: () => new Date() })
+  createdAt: Date = new Date();
+
+  @ApiField('updated_at', 'datetime')
+  @Property({ ...TIMESTAMP, onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

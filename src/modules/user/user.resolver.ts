@@ -1,0 +1,21 @@
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { ListArgs, Page, PageType } from '../../core/pagination';
+import { UUIDScalar } from '../../graphql/scalars';
+import { User } from './user.entity';
+import { userService } from './user.service';
+
+const UserPage = PageType(User);
+
+@Resolver(() => User)
+export class UserResolver {
+  @Query(() => UserPage)
+  users(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs): Promise<Page<User>> {
+    return userService.list(ctx, args);
+  }
+
+  @Query(() => User)
+  user(@Ctx() ctx: RequestContext, @Arg('id', () => UUIDScalar) id: string): Promise<User> {
+    return userService.get(ctx, id);
+  }
+}

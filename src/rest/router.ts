@@ -1,0 +1,137 @@
+import express, { NextFunction, Request, Response, Router } from 'express';
+import { isDeepStrictEqual } from 'node:util';
+import type { RequestContext } from '../core/context';
+import { restFieldsOf } from '../core/fields';
+import type { Page } from '../core/pagination';
+import { validateInput } from '../core/validation';
+import { AppError, ErrorDetail } from '../errors/app-error';
+import { bodyToInput, queryToInput, toRest } from './case-map';
+import type { Embed, RouteDef } from './route';
+
+export const JSON_LIMIT = '1mb';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    ctx?: RequestContext;
+    requestId: string;
+  }
+}
+
+type Handler = (req: Request, res: Response, next: NextFunction) => Promise<void>;
+
+/** Builds the /api/v1 router from the route table: one generic pipeline for every row. */
+export function buildRestRouter(table: RouteDef[], hooks: { beforeCall?: (route: RouteDef) => Handler[] } = {}): Router {
+  const router = Router({ strict: false, caseSensitive: true });
+  for (const route of table) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const parsers = route.body ? [requireJson, express.json({ limit: JSON_LIMIT, strict: true, type: () => true })] : [];
+    router[method](route.path, ...parsers, ...(hooks.beforeCall?.(route) ?? []), handler(route, table));
+  }
+  return router;
+}
+
+/** JSON routes refuse other content types; an empty body counts as `{}`. */
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody) {
+    req.body = {};
+    return next();
+  }
+  if (!req.is('application/json')) return next(AppError.field('body', 'must be sent as Content-Type: application/json'));
+  next();
+}
+
+function handler(route: RouteDef, table: RouteDef[]): Handler {
+  const getTwin = route.method === 'PUT' ? table.find((r) => r.method === 'GET' && r.path === route.path) : undefined;
+  return async (req, res, next) => {
+    try {
+      const ctx = req.ctx!;
+      if (!route.query && Object.keys(req.query).length) {
+        const [name] = Object.keys(req.query);
+        throw AppError.field(name, 'is not a known query parameter');
+      }
+      let body: any;
+      if (route.body) {
+        let raw = req.body;
+        if (getTwin) raw = await dropUnchangedReadOnly(route, getTwin, ctx, req, raw);
+        body = bodyToInput(route.body, raw);
+        await validateInput(body, 'rest');
+      }
+      let query: any;
+      if (route.query) {
+        query = queryToInput(route.query, req.query as Record<string, unknown>);
+        await validateInput(query, 'rest');
+      }
+      const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
+      res.json({ success: true, data: await shape(route, ctx, result) });
+    } catch (err) {
+      next(renameFields(err, route));
+    }
+  };
+}
+
+/** REST data for a route's result: the record, or `{<plural>: [...], pagination}` for lists. */
+export async function shape(route: RouteDef, ctx: RequestContext, result: unknown): Promise<unknown> {
+  if (route.plural) {
+    const page = result as Page<unknown>;
+    const items = page.items.map((i) => toRest(route.output, i));
+    await embed(route.embed, ctx, page.items, items);
+    return { [route.plural]: items, pagination: toRest(page.pagination.constructor, page.pagination) };
+  }
+  const data = toRest(route.output, result);
+  await embed(route.embed, ctx, [result], [data]);
+  return data;
+}
+
+async function embed(specs: Embed[] | undefined, ctx: RequestContext, records: unknown[], out: Record<string, unknown>[]): Promise<void> {
+  if (!specs?.length) return;
+  await Promise.all(
+    specs.flatMap((spec) =>
+      records.map(async (record, i) => {
+        const related = await ctx.loaders.one(spec.entity, spec.id(record));
+        if (!related) {
+          out[i][spec.key] = null;
+          return;
+        }
+        const full = toRest(spec.entity, related);
+        out[i][spec.key] = Object.fromEntries(spec.fields.map((f) => [f, full[f] ?? null]));
+      }),
+    ),
+  );
+}
+
+/**
+ * GET → edit → PUT works: a field the update cannot change (read-only, or an embedded summary)
+ * is ignored when it equals what GET shows, and refused, by name, when it differs.
+ */
+async function dropUnchangedReadOnly(route: RouteDef, getTwin: RouteDef, ctx: RequestContext, req: Request, raw: unknown): Promise<unknown> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const writable = new Set(restFieldsOf(route.body!).filter((f) => f.io === 'in').map((f) => f.restName));
+  const extra = Object.keys(raw).filter((k) => !writable.has(k));
+  if (!extra.length) return raw;
+  const current = (await shape(getTwin, ctx, await getTwin.call(ctx, { params: req.params as Record<string, string>, body: undefined, query: undefined, req }))) as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  const details: ErrorDetail[] = [];
+  for (const [k, v] of Object.entries(raw)) {
+    if (writable.has(k)) kept[k] = v;
+    else if (!(k in current)) details.push({ field: k, message: `${k} is not a known field` });
+    else if (!isDeepStrictEqual(current[k], v)) details.push({ field: k, message: `${k} cannot be changed` });
+  }
+  if (details.length) throw AppError.validation(details);
+  return kept;
+}
+
+/** Services name fields by their property (GraphQL) names; REST shows the declared REST names. */
+function renameFields(err: unknown, route: RouteDef): unknown {
+  if (!(err instanceof AppError) || !err.details?.length) return err;
+  const names = new Map<string, string>();
+  for (const cls of [route.output, route.query, route.body]) {
+    if (cls) for (const f of restFieldsOf(cls)) names.set(f.prop, f.restName);
+  }
+  const details = err.details.map((d) => {
+    const rest = names.get(d.field);
+    if (!rest || rest === d.field) return d;
+    return { field: rest, message: d.message.startsWith(d.field) ? rest + d.message.slice(d.field.length) : d.message };
+  });
+  return new AppError(err.code, details.length === 1 ? details[0].message : err.message, details);
+}

@@ -1,0 +1,45 @@
+import { contextFor } from '../auth/authenticate';
+import type { RequestContext } from '../core/context';
+import { Orm, withAdvisoryLock } from '../db/orm';
+import { createCompany } from '../modules/company/company.admin';
+import { Company } from '../modules/company/company.entity';
+import { CustomerCreateInput, } from '../modules/customer/customer.inputs';
+import { customerService } from '../modules/customer/customer.service';
+import { LocationCreateInput } from '../modules/location/location.inputs';
+import { locationService } from '../modules/location/location.service';
+import { CustomerType } from '../modules/customer/customer.entity';
+
+const SEED_LOCK = 7_246_002;
+
+const input = <T>(cls: new () => T, values: Partial<T>): T => Object.assign(new cls() as object, values) as T;
+
+/** Steps that add demo records through the services, in order; later modules append theirs. */
+export const demoSteps: Array<(ctx: RequestContext, made: Record<string, any>) => Promise<void>> = [
+  async (ctx, made) => {
+    made.location = await locationService.create(
+      ctx,
+      input(LocationCreateInput, { name: 'Main Shop', address1: '100 Main St', city: 'Springfield', state: 'IL', zip: '62701', phone: '217-555-0100', isPrimary: true }),
+    );
+    made.customers = [];
+    for (const c of [
+      { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '217-555-0101', isVip: true },
+      { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '217-555-0102' },
+      { firstName: 'Alan', lastName: 'Turing', companyName: 'Turing Machines LLC', customerType: CustomerType.COMMERCIAL, email: 'alan@example.com' },
+    ]) {
+      made.customers.push(await customerService.create(ctx, input(CustomerCreateInput, { ...c, primaryServiceLocationUuid: made.location.uuid })));
+    }
+  },
+];
+
+/** When the database holds no company yet: a demo company with sample data; returns its key. */
+export async function seedDemoIfEmpty(orm: Orm): Promise<{ company: Company; apiKey: string } | null> {
+  return withAdvisoryLock(orm, SEED_LOCK, async () => {
+    const em = orm.em.fork();
+    if ((await em.count(Company, {}, { filters: false })) > 0) return null;
+    const { company, key, apiKey } = await createCompany(em, { name: 'Demo Plumbing & Heating', email: 'office@demo-plumbing.example' });
+    const ctx = contextFor(em, key, 'seed');
+    const made: Record<string, any> = {};
+    for (const step of demoSteps) await step(ctx, made);
+    return { company, apiKey };
+  });
+}

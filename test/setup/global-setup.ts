@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startEmbeddedDatabase } from '../../src/db/embedded';
+import { execFileSync } from 'node:child_process';
+
+// One PostgreSQL for the run: the server of DATABASE_URL, or an embedded cluster of its own in a
+// temporary directory. A template database is migrated once; every worker clones it.
+export default async function globalSetup(): Promise<void> {
+  const run = `fsc_t${process.pid}`;
+  let serverUrl: string;
+  if (process.env.DATABASE_URL) {
+    serverUrl = process.env.DATABASE_URL;
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-test-'));
+    fs.chmodSync(dir, 0o755);
+    const pg = await startEmbeddedDatabase(dir);
+    (globalThis as any).__FSC_EMBEDDED__ = { pg, dir };
+    serverUrl = pg.url;
+  }
+  const template = `${run}_tpl`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${template}`);
+  await admin.query(`create database ${template}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${template}`;
+  // Migrated in a child process: loading the ORM here would share its metadata with the test realm.
+  execFileSync(process.execPath, [require.resolve('ts-node/dist/bin'), '--transpile-only', path.resolve(__dirname, '../../src/cli/migrate.ts')], {
+    env: { ...process.env, DATABASE_URL: url.toString() },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  process.env.FSC_TEST_SERVER_URL = serverUrl;
+  process.env.FSC_TEST_RUN = run;
+}

@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import { Client } from 'pg';
+
+export default async function globalTeardown(): Promise<void> {
+  const serverUrl = process.env.FSC_TEST_SERVER_URL;
+  const run = process.env.FSC_TEST_RUN;
+  if (serverUrl && run) {
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    const { rows } = await admin.query(`select datname from pg_database where datname like $1`, [`${run}\\_%`]);
+    for (const { datname } of rows) await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
+    await admin.end();
+  }
+  const embedded = (globalThis as any).__FSC_EMBEDDED__;
+  if (embedded) {
+    await embedded.pg.stop();
+    fs.rmSync(embedded.dir, { recursive: true, force: true });
+  }
+}
