@@ -11,7 +11,7 @@ export function ormOptions(clientUrl: string, poolMax = 10): Options {
     clientUrl,
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
+    migrations: { migrationsList, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
     discovery: { warnWhenNoEntities: false },
     forceUtcTimezone: true,
