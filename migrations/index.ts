@@ -1,4 +1,8 @@
 import { Migration20261121000001_init } from './Migration20261121000001_init';
+import { Migration20261121000002_jobs } from './Migration20261121000002_jobs';
 
 // Applied in this order; each migration has a working down().
-export const migrationsList = [{ name: 'Migration20261121000001_init', class: Migration20261121000001_init }];
+export const migrationsList = [
+  { name: 'Migration20261121000001_init', class: Migration20261121000001_init },
+  { name: 'Migration20261121000002_jobs', class: Migration20261121000002_jobs },
+];
