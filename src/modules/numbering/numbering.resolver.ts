@@ -1,0 +1,18 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { NumberingUpdateInput } from './numbering.inputs';
+import { numberingService } from './numbering.service';
+import { NumberingSettings } from './numbering.types';
+
+@Resolver(() => NumberingSettings)
+export class NumberingResolver {
+  @Query(() => NumberingSettings, { description: 'Invoice and estimate numbering settings' })
+  numbering(@Ctx() ctx: RequestContext): Promise<NumberingSettings> {
+    return numberingService.get(ctx);
+  }
+
+  @Mutation(() => NumberingSettings, { description: 'Needs the custom_numbering add-on' })
+  updateNumbering(@Ctx() ctx: RequestContext, @Arg('input', () => NumberingUpdateInput) input: NumberingUpdateInput): Promise<NumberingSettings> {
+    return numberingService.update(ctx, input);
+  }
+}
