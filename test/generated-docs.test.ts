@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { printSdl } from '../src/graphql/schema';
+import { routes } from '../src/rest/routes';
+import { useTestApp } from './helpers/app';
+
+const t = useTestApp();
+
+describe('generated documents', () => {
+  it('schema/schema.graphql is what the resolvers emit (run `npm run schema` when this fails)', () => {
+    const committed = fs.readFileSync(path.resolve(__dirname, '../schema/schema.graphql'), 'utf8');
+    expect(committed).toBe(printSdl());
+  });
+
+  it('GET /api/v1/openapi.json is an OpenAPI 3.1 document of every route, with envelope and error body', async () => {
+    const res = await request(t.app).get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    for (const r of routes) {
+      const p = '/api/v1' + r.path.replace(/:(\w+)/g, '{$1}');
+      expect(doc.paths[p]?.[r.method.toLowerCase()]).toBeDefined();
+    }
+    const create = doc.paths['/api/v1/customers'].post;
+    const input = doc.components.schemas[create.requestBody.content['application/json'].schema.$ref.split('/').pop()];
+    expect(input.required).toEqual(['first_name', 'last_name']);
+    expect(input.properties.customer_type.enum).toEqual(['Residential', 'Commercial']);
+    expect(input.properties.physical_address1).toBeDefined();
+    const list = doc.paths['/api/v1/customers'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'include_deleted', 'filter', 'search']));
+    const data = list.responses['200'].content['application/json'].schema.properties.data;
+    expect(data.required).toEqual(['customers', 'pagination']);
+    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain('VALIDATION_ERROR');
+    expect(doc.components.schemas.Customer.properties.deleted_at.type).toEqual(['string', 'null']);
+  });
+
+  it('/docs serves an interactive reference from local assets', async () => {
+    const page = await request(t.app).get('/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger-ui-bundle.js');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    expect((await request(t.app).get('/docs/swagger-ui-bundle.js')).status).toBe(200);
+    expect((await request(t.app).get('/docs/init.js')).text).toContain('/api/v1/openapi.json');
+  });
+});
