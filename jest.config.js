@@ -16,8 +16,9 @@ module.exports = {
       },
     ],
   },
-  // graphql-upload and fs-capacitor ship ESM only: let SWC turn them into CommonJS.
-  transformIgnorePatterns: ['/node_modules/(?!(graphql-upload|fs-capacitor)/)'],
+  // graphql-upload, fs-capacitor and file-type (with its dependencies) ship ESM only: let SWC turn
+  // them into CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(graphql-upload|fs-capacitor|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
