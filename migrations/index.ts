@@ -1,10 +1,14 @@
 import { Migration20261121000001_init } from './Migration20261121000001_init';
 import { Migration20261121000002_jobs } from './Migration20261121000002_jobs';
 import { Migration20261121000003_estimates } from './Migration20261121000003_estimates';
+import { Migration20261121000004_invoices } from './Migration20261121000004_invoices';
+import { Migration20261121000005_access } from './Migration20261121000005_access';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
   { name: 'Migration20261121000001_init', class: Migration20261121000001_init },
   { name: 'Migration20261121000002_jobs', class: Migration20261121000002_jobs },
   { name: 'Migration20261121000003_estimates', class: Migration20261121000003_estimates },
+  { name: 'Migration20261121000004_invoices', class: Migration20261121000004_invoices },
+  { name: 'Migration20261121000005_access', class: Migration20261121000005_access },
 ];

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { RequestContext } from './core/context';
 import { authenticate } from './auth/authenticate';
+import { enforceAccess } from './auth/access';
 import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
 import { toHttpError } from './errors/to-http-error';
@@ -64,9 +65,10 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   });
   app.use('/docs', docsRouter());
 
-  const auth: RequestHandler = async (req, _res, next) => {
+  const auth: RequestHandler = async (req, res, next) => {
     try {
       req.ctx = await authenticate(orm, req, req.requestId);
+      await enforceAccess(req.ctx, req, res, config.trustProxy.length > 0);
       next();
     } catch (err) {
       next(err);

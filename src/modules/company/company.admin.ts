@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKey, hashApiKey } from '../../auth/api-key';
+import { canonicalCidr } from '../../auth/ip-allow-list';
+import { USAGE_PERIODS } from '../../auth/usage-limit';
 import { AppError } from '../../errors/app-error';
 import { isEmail } from '../../core/values';
 import { ApiKey, UsagePeriod } from '../api-key/api-key.entity';
@@ -60,12 +62,32 @@ export async function createUser(em: EntityManager, o: { companyUuid: string; fi
 }
 
 export async function createKey(em: EntityManager, o: { companyUuid: string; userId?: string } & KeyOptions) {
+  const options = keyOptions(o);
   const company = await findCompany(em, o.companyUuid);
   const user = o.userId
     ? await em.findOne(User, { id: o.userId, company }, NO_FILTERS)
     : await em.findOne(User, { company }, { ...NO_FILTERS, orderBy: { createdAt: 'asc', id: 'asc' } });
   if (!user) throw AppError.field('user', 'does not match any user of this company');
-  return issueKey(em, company, user, o);
+  return issueKey(em, company, user, options);
+}
+
+/** Validates the access rules of a new key; fields are named by their CLI flags. */
+export function keyOptions(o: KeyOptions): KeyOptions {
+  const allowIps = o.allowIps?.map((raw) => {
+    const cidr = canonicalCidr(String(raw));
+    if (!cidr) throw AppError.field('allow-ip', `has "${raw}", which is not an IPv4 or IPv6 address or CIDR range`);
+    return cidr;
+  });
+  if ((o.usageLimit === undefined) !== (o.usagePeriod === undefined)) {
+    throw AppError.field('usage-limit', 'and usage-period go together');
+  }
+  if (o.usageLimit !== undefined && (!Number.isSafeInteger(o.usageLimit) || o.usageLimit < 1 || o.usageLimit > 2_147_483_647)) {
+    throw AppError.field('usage-limit', 'must be a whole number from 1 to 2147483647');
+  }
+  if (o.usagePeriod !== undefined && !USAGE_PERIODS.includes(o.usagePeriod)) {
+    throw AppError.field('usage-period', `must be one of ${USAGE_PERIODS.join(', ')}`);
+  }
+  return { allowIps: allowIps && [...new Set(allowIps)], usageLimit: o.usageLimit, usagePeriod: o.usagePeriod };
 }
 
 async function issueKey(em: EntityManager, company: Company, user: User, o: KeyOptions) {
