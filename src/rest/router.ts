@@ -127,6 +127,8 @@ function renameFields(err: unknown, route: RouteDef): unknown {
   const names = new Map<string, string>();
   for (const cls of [route.output, route.query, route.body]) {
     if (cls) for (const f of restFieldsOf(cls)) names.set(f.prop, f.restName);
+    // One level of nested objects too ('invoice.overrideNumber' → 'invoice.override_number').
+    if (cls) for (const f of restFieldsOf(cls)) if (f.kind === 'object' && !f.list) for (const s of restFieldsOf(f.type!())) names.set(`${f.prop}.${s.prop}`, `${f.restName}.${s.restName}`);
   }
   const details = err.details.map((d) => {
     const rest = names.get(d.field);

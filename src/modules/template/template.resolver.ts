@@ -1,0 +1,17 @@
+import { Resolver } from 'type-graphql';
+import { ListArgs } from '../../core/pagination';
+import { CrudResolver } from '../../graphql/crud-resolver';
+import { Template } from './template.entity';
+import { TemplateCreateInput, TemplateUpdateInput } from './template.inputs';
+import { templateService } from './template.service';
+
+@Resolver(() => Template)
+export class TemplateResolver extends CrudResolver({
+  entity: Template,
+  single: 'template',
+  plural: 'templates',
+  service: templateService,
+  create: TemplateCreateInput,
+  update: TemplateUpdateInput,
+  listArgs: ListArgs,
+}) {}
