@@ -106,6 +106,7 @@ describe('REST customers', () => {
     expect(await names('search=555-0101')).toEqual(['Ada']);
     expect(await names('search=alan%40enigma')).toEqual(['Alan']);
     expect(await names('search=%25')).toEqual([]);
+    expect((await names('search=')).length).toBe(2);
   });
 
   it('keeps companies apart: invisible, unchangeable, unreferenceable', async () => {

@@ -57,6 +57,7 @@ export interface FieldMeta extends FieldOptions {
 }
 
 const registry = new Map<Function, FieldMeta[]>();
+const TRAILING = new Set(['createdAt', 'updatedAt', 'deletedAt']);
 const cache = new Map<Function, FieldMeta[]>();
 
 /** A field of an output (entity or result) class: GraphQL-nullable when `nullable`. */
@@ -123,7 +124,8 @@ export function fieldsOf(cls: Function): FieldMeta[] {
   for (let c: any = cls; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
   const byProp = new Map<string, FieldMeta>();
   for (const c of chain) for (const f of registry.get(c) ?? []) byProp.set(f.prop, f);
-  const list = [...byProp.values()];
+  // Record timestamps read best last, as the contract lists them.
+  const list = [...byProp.values()].sort((a, b) => Number(TRAILING.has(a.prop)) - Number(TRAILING.has(b.prop)));
   cache.set(cls, list);
   return list;
 }

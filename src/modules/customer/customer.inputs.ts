@@ -45,5 +45,6 @@ export type CustomerUpdateInput = InstanceType<typeof CustomerUpdateInput>;
 @ArgsType()
 export class CustomerListArgs extends ListArgs {
   @InputField('filter', 'enum', { enum: CustomerFilter }) filter?: CustomerFilter;
-  @InputField('search', 'string') search?: string;
+  // An empty search is no search.
+  @InputField('search', 'string', { nullable: true }) search?: string | null;
 }
