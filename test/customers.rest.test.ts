@@ -130,3 +130,18 @@ describe('REST customers', () => {
     expect((await rest(t, a).get('/customers/123')).status).toBe(404);
   });
 });
+
+describe('REST customers referencing a deleted location', () => {
+  it('keeps an unchanged reference on update but refuses a new one', async () => {
+    const a = await createTenant(t);
+    const loc = (await rest(t, a).post('/locations', { name: 'L', address1: '1 St', city: 'X', state: 'NY', zip: '10001' })).body.data;
+    const c = (await rest(t, a).post('/customers', { first_name: 'A', last_name: 'B', primary_service_location_uuid: loc.uuid })).body.data;
+    await rest(t, a).delete(`/locations/${loc.uuid}`);
+    const got = (await rest(t, a).get(`/customers/${c.uuid}`)).body.data;
+    const put = await rest(t, a).put(`/customers/${c.uuid}`, { ...got, notes: 'still here' });
+    expect(put.status).toBe(200);
+    expect(put.body.data.primary_service_location_uuid).toBe(loc.uuid);
+    const other = await rest(t, a).post('/customers', { first_name: 'C', last_name: 'D', primary_service_location_uuid: loc.uuid });
+    expect(other.status).toBe(400);
+  });
+});

@@ -86,10 +86,12 @@ export async function applyInput(ctx: RequestContext, target: any, input: object
     if (value === undefined) continue;
     const ref = refs.find((r) => r.field === meta.prop);
     if (ref) {
-      const next = value === null ? null : await resolveRef(ctx, ref.entity, value as string, ref.field, ref.label);
       const prev = target[ref.relation];
-      if ((prev ? prev.uuid ?? prev.id : null) !== (next ? (next as any).uuid ?? (next as any).id : null)) changed.push(meta.prop);
-      target[ref.relation] = next;
+      const prevId = prev ? (prev.uuid ?? prev.id) : null;
+      // An unchanged reference stays valid even if its target was deleted since (GET → PUT works).
+      if (value === prevId) continue;
+      target[ref.relation] = value === null ? null : await resolveRef(ctx, ref.entity, value as string, ref.field, ref.label);
+      changed.push(meta.prop);
       continue;
     }
     if (!sameValue(target[meta.prop], value)) changed.push(meta.prop);
