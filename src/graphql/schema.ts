@@ -5,10 +5,13 @@ import { fieldsOf } from '../core/fields';
 import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';
 import { LocationResolver } from '../modules/location/location.resolver';
+import { EstimateResolver } from '../modules/estimate/estimate.resolver';
+import { NumberingResolver } from '../modules/numbering/numbering.resolver';
+import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, TemplateResolver, EstimateResolver, NumberingResolver];
 
 let cached: GraphQLSchema | undefined;
 

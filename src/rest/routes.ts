@@ -9,7 +9,26 @@ import { LocationCreateInput, LocationUpdateInput } from '../modules/location/lo
 import { locationService } from '../modules/location/location.service';
 import { User } from '../modules/user/user.entity';
 import { userService } from '../modules/user/user.service';
-import type { RouteDef } from './route';
+import { Estimate } from '../modules/estimate/estimate.entity';
+import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from '../modules/estimate/estimate.inputs';
+import { EstimatePreview } from '../modules/estimate/estimate.preview';
+import { estimateService } from '../modules/estimate/estimate.service';
+import { Job } from '../modules/job/job.entity';
+import { NumberingUpdateInput } from '../modules/numbering/numbering.inputs';
+import { numberingService } from '../modules/numbering/numbering.service';
+import { NumberingSettings, NumberingUpdateResult } from '../modules/numbering/numbering.types';
+import { Template } from '../modules/template/template.entity';
+import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/template.inputs';
+import { templateService } from '../modules/template/template.service';
+import type { Embed, RouteDef } from './route';
+
+// Summaries embedded in estimate responses (DECISIONS §2): the list shows the customer only.
+const estimateEmbeds: Embed[] = [
+  { key: 'customer', id: (e: Estimate) => e.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] },
+  { key: 'job', id: (e: Estimate) => e.jobUuid, entity: Job, fields: ['uuid', 'job_number', 'title', 'status'] },
+  { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] },
+  { key: 'location', id: (e: Estimate) => e.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
+];
 
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
@@ -29,4 +48,22 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/locations', summary: 'Create a location', body: LocationCreateInput, output: Location, creates: true, call: (ctx, a) => locationService.create(ctx, a.body) },
   { method: 'PUT', path: '/locations/:uuid', summary: 'Update a location', body: LocationUpdateInput, output: Location, call: (ctx, a) => locationService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/locations/:uuid', summary: 'Delete a location (not the primary one)', output: DeleteResult, call: (ctx, a) => locationService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/templates', summary: 'List estimate templates', plural: 'templates', query: ListArgs, output: Template, call: (ctx, a) => templateService.list(ctx, a.query) },
+  { method: 'GET', path: '/templates/:uuid', summary: 'Get an estimate template', output: Template, call: (ctx, a) => templateService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/templates', summary: 'Create an estimate template', body: TemplateCreateInput, output: Template, creates: true, call: (ctx, a) => templateService.create(ctx, a.body) },
+  { method: 'PUT', path: '/templates/:uuid', summary: 'Update an estimate template', body: TemplateUpdateInput, output: Template, call: (ctx, a) => templateService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/templates/:uuid', summary: 'Delete an estimate template', output: DeleteResult, call: (ctx, a) => templateService.remove(ctx, a.params.uuid) },
+
+  // Before the /estimates/:uuid rows: 'preview' is not an estimate id.
+  { method: 'POST', path: '/estimates/preview', summary: 'Estimate totals without creating (dry run)', body: EstimatePreviewInput, output: EstimatePreview, call: (ctx, a) => estimateService.preview(ctx, a.body) },
+  { method: 'GET', path: '/estimates', summary: 'List estimates', plural: 'estimates', query: EstimateListArgs, output: Estimate, embed: [estimateEmbeds[0]], call: (ctx, a) => estimateService.list(ctx, a.query) },
+  { method: 'GET', path: '/estimates/:uuid', summary: 'Get an estimate with customer, job, template and location', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
+  { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
+  // The spec's data.message, plus the new settings so that clients need no second call.
+  { method: 'PUT', path: '/numbering', summary: 'Update numbering settings (add-on custom_numbering)', body: NumberingUpdateInput, output: NumberingUpdateResult, call: async (ctx, a) => Object.assign(new NumberingUpdateResult(), await numberingService.update(ctx, a.body), { message: 'Numbering settings updated' }) },
 ];

@@ -72,7 +72,7 @@ async function takenAmong(ctx: RequestContext, kind: NumberedKind, numbers: stri
   if (!where || !numbers.length) return new Set();
   const rows = await exec<{ n: string }>(
     ctx,
-    `select ${where.column} as n from ${where.table} where company_uuid = ? and ${where.column} = any(?)`,
+    `select ${where.column} as n from ${where.table} where company_uuid = ? and ${where.column} in (?)`,
     [ctx.company.uuid, numbers],
   );
   return new Set(rows.map((r) => r.n));

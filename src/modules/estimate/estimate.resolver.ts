@@ -1,0 +1,53 @@
+import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { CrudResolver } from '../../graphql/crud-resolver';
+import { Customer } from '../customer/customer.entity';
+import { Job } from '../job/job.entity';
+import { Location } from '../location/location.entity';
+import { Template } from '../template/template.entity';
+import { User } from '../user/user.entity';
+import { Estimate } from './estimate.entity';
+import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
+import { EstimatePreview } from './estimate.preview';
+import { estimateService } from './estimate.service';
+
+@Resolver(() => Estimate)
+export class EstimateResolver extends CrudResolver({
+  entity: Estimate,
+  single: 'estimate',
+  plural: 'estimates',
+  service: estimateService,
+  create: EstimateCreateInput,
+  update: EstimateUpdateInput,
+  listArgs: EstimateListArgs,
+}) {
+  @Query(() => EstimatePreview, { description: 'Totals of an estimate without creating it' })
+  previewEstimate(@Ctx() ctx: RequestContext, @Arg('input', () => EstimatePreviewInput) input: EstimatePreviewInput): Promise<EstimatePreview> {
+    return estimateService.preview(ctx, input);
+  }
+
+  @FieldResolver(() => Customer)
+  customer(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+    return ctx.loaders.one(Customer, e.customerUuid);
+  }
+
+  @FieldResolver(() => Job, { nullable: true })
+  job(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Job | null> {
+    return ctx.loaders.one(Job, e.jobUuid);
+  }
+
+  @FieldResolver(() => Template)
+  template(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Template | null> {
+    return ctx.loaders.one(Template, e.templateUuid);
+  }
+
+  @FieldResolver(() => Location, { nullable: true })
+  location(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Location | null> {
+    return ctx.loaders.one(Location, e.locationUuid);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  createdBy(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<User | null> {
+    return ctx.loaders.one(User, e.createdByUserId);
+  }
+}

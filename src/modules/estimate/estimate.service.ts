@@ -1,0 +1,177 @@
+import type { RequestContext } from '../../core/context';
+import { containsPattern, findActive, listPage, resolveRef, softDelete } from '../../core/crud';
+import { companyTimezone } from '../../core/company-time';
+import { AppError } from '../../errors/app-error';
+import { Company } from '../company/company.entity';
+import { Customer } from '../customer/customer.entity';
+import { Job } from '../job/job.entity';
+import { Location } from '../location/location.entity';
+import { numberingService } from '../numbering/numbering.service';
+import { Template } from '../template/template.entity';
+import { User } from '../user/user.entity';
+import { parseExpiry } from './estimate.dates';
+import { Estimate, EstimatePricingType, EstimateStatus } from './estimate.entity';
+import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
+import { adjustmentsToCents, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
+import { previewOf } from './estimate.preview';
+
+numberingService.registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
+
+function snapshotOf(t: Template): PricingSnapshot {
+  return {
+    pricing_type: t.pricingType,
+    base_price_cents: t.basePriceCents,
+    tiers: { good: t.tierGoodCents, better: t.tierBetterCents, best: t.tierBestCents },
+    addons: t.addonsStored.map((a) => ({ ...a })),
+    tax_rate: t.taxRateValue,
+  };
+}
+
+/** Prices an estimate from its snapshot and its own pricing inputs, and stores the amounts. */
+function reprice(e: Estimate): void {
+  const adj = e.adjustments ? adjustmentsToCents(e.adjustments) : {};
+  const r = priceEstimate(e.pricingSnapshot, {
+    selectedTier: e.selectedTier as Tier | null,
+    quantity: e.quantity,
+    selectedAddons: e.selectedAddons,
+    adjustments: typeof adj === 'string' ? {} : adj,
+  });
+  e.baseAmountCents = r.baseCents;
+  e.addonsAmountCents = r.addonsCents;
+  e.taxAmountCents = r.taxCents;
+  e.totalAmountCents = r.totalCents;
+}
+
+async function jobRef(ctx: RequestContext, uuid: string, customerUuid: string): Promise<Job> {
+  const job = await resolveRef(ctx, Job, uuid, 'jobUuid', 'job');
+  // An estimate for a job is for that job's customer.
+  if (job.customer.uuid !== customerUuid) throw AppError.field('jobUuid', 'belongs to another customer than the estimate');
+  return job;
+}
+
+const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>) =>
+  ctx.em.transactional((em) => fn({ ...ctx, em: em as RequestContext['em'] }));
+
+export const estimateService = {
+  list(ctx: RequestContext, args: EstimateListArgs) {
+    const now = new Date();
+    return listPage(ctx, Estimate, args, (qb) => {
+      if (args.status?.length) {
+        // The same rule as Estimate.status: a pending estimate past expires_at is 'Expired'.
+        const sql: Record<EstimateStatus, string> = {
+          [EstimateStatus.PENDING]: `(e.status = 'Pending' and (e.expires_at is null or e.expires_at > ?))`,
+          [EstimateStatus.EXPIRED]: `(e.status = 'Expired' or (e.status = 'Pending' and e.expires_at <= ?))`,
+          [EstimateStatus.ACCEPTED]: `e.status = 'Accepted'`,
+          [EstimateStatus.DECLINED]: `e.status = 'Declined'`,
+        };
+        const wanted = [...new Set(args.status)];
+        const params = wanted.filter((s) => s === EstimateStatus.PENDING || s === EstimateStatus.EXPIRED).map(() => now);
+        qb.andWhere(`(${wanted.map((s) => sql[s]).join(' or ')})`, params);
+      }
+      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
+      if (args.jobUuid) qb.andWhere({ job: args.jobUuid });
+      if (args.search) {
+        const p = containsPattern(args.search);
+        qb.andWhere(`(e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?)`, [p, p, p]);
+      }
+    });
+  },
+
+  get(ctx: RequestContext, uuid: string) {
+    return findActive(ctx, Estimate, uuid, 'Estimate');
+  },
+
+  /** Totals without creating: the same pricing function as create, on the template as it is now. */
+  async preview(ctx: RequestContext, input: EstimatePreviewInput) {
+    const template = await resolveRef(ctx, Template, input.templateUuid, 'templateUuid', 'template');
+    const adj = input.adjustments ? adjustmentsToCents(input.adjustments) : {};
+    return previewOf(
+      priceEstimate(snapshotOf(template), {
+        selectedTier: input.selectedTier as Tier | null | undefined,
+        quantity: input.quantity ?? 1,
+        selectedAddons: input.selectedAddons,
+        adjustments: typeof adj === 'string' ? {} : adj,
+      }),
+    );
+  },
+
+  async create(ctx: RequestContext, input: EstimateCreateInput) {
+    return transactionally(ctx, async (tx) => {
+      const customer = await resolveRef(tx, Customer, input.customerUuid, 'customerUuid', 'customer');
+      const template = await resolveRef(tx, Template, input.templateUuid, 'templateUuid', 'template');
+      const e = new Estimate();
+      e.company = tx.em.getReference(Company, ctx.company.uuid);
+      e.customer = customer;
+      e.template = template;
+      e.job = input.jobUuid ? await jobRef(tx, input.jobUuid, customer.uuid) : null;
+      e.location = input.locationUuid ? await resolveRef(tx, Location, input.locationUuid, 'locationUuid', 'location') : null;
+      e.createdBy = tx.em.getReference(User, ctx.user.id);
+      e.templateName = template.name;
+      e.pricingType = template.pricingType as unknown as EstimatePricingType;
+      e.pricingSnapshot = snapshotOf(template);
+      e.selectedTier = input.selectedTier ?? null;
+      e.quantity = input.quantity ?? 1;
+      e.selectedAddons = input.selectedAddons ?? null;
+      e.adjustments = input.adjustments ?? null;
+      e.serviceDescription = input.serviceDescription ?? null;
+      e.internalNotes = input.internalNotes ?? null;
+      e.customerNotes = input.customerNotes ?? null;
+      e.expiresAt = input.expiresAt ? parseExpiry(input.expiresAt, await companyTimezone(tx)) : null;
+      reprice(e);
+      // Last, inside the transaction: a create that fails uses up no number.
+      e.estimateNumber = await numberingService.assign(tx, 'estimate');
+      tx.em.persist(e);
+      await tx.em.flush();
+      return e;
+    });
+  },
+
+  async update(ctx: RequestContext, uuid: string, input: EstimateUpdateInput) {
+    return transactionally(ctx, async (tx) => {
+      const e = await findActive(tx, Estimate, uuid, 'Estimate');
+      const now = new Date();
+      const wasExpired = e.isExpired(now);
+      if (input.expiresAt !== undefined) e.expiresAt = input.expiresAt === null ? null : parseExpiry(input.expiresAt, await companyTimezone(tx));
+      if (input.responseNotes !== undefined) e.responseNotes = input.responseNotes;
+      if (input.serviceDescription !== undefined) e.serviceDescription = input.serviceDescription;
+      if (input.internalNotes !== undefined) e.internalNotes = input.internalNotes;
+      if (input.customerNotes !== undefined) e.customerNotes = input.customerNotes;
+      if (input.jobUuid !== undefined) e.job = input.jobUuid === null ? null : await jobRef(tx, input.jobUuid, e.customer.uuid);
+      if (input.locationUuid !== undefined) {
+        e.location = input.locationUuid === null ? null : await resolveRef(tx, Location, input.locationUuid, 'locationUuid', 'location');
+      }
+      if (input.status !== undefined) setStatus(e, input.status, wasExpired, now);
+      const pricing = [input.selectedTier, input.quantity, input.selectedAddons, input.adjustments].some((v) => v !== undefined);
+      if (input.selectedTier !== undefined) e.selectedTier = input.selectedTier;
+      if (input.quantity !== undefined) e.quantity = input.quantity;
+      if (input.selectedAddons !== undefined) e.selectedAddons = input.selectedAddons;
+      if (input.adjustments !== undefined) e.adjustments = input.adjustments;
+      // Recomputed from the estimate's own snapshot, never from the template as it is now.
+      if (pricing) reprice(e);
+      await tx.em.flush();
+      return e;
+    });
+  },
+
+  async remove(ctx: RequestContext, uuid: string) {
+    return softDelete(ctx, await this.get(ctx, uuid), 'Estimate');
+  },
+};
+
+function setStatus(e: Estimate, status: EstimateStatus, wasExpired: boolean, now: Date): void {
+  if (status === EstimateStatus.EXPIRED) {
+    // 'Expired' follows from expires_at: accepted only as the value the estimate already reads.
+    if (!e.isExpired(now)) throw AppError.field('status', 'cannot be set to Expired: set expires_at instead');
+    return;
+  }
+  if (status === EstimateStatus.PENDING) {
+    e.storedStatus = status;
+    e.respondedAt = null;
+    return;
+  }
+  if (e.storedStatus === status) return;
+  // An expired estimate is answered only when the same request moves expires_at into the future.
+  if (wasExpired && e.isExpired(now)) throw AppError.field('status', `cannot be ${status}: the estimate has expired (move expires_at into the future)`);
+  e.storedStatus = status;
+  e.respondedAt = now;
+}
