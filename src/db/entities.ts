@@ -2,11 +2,13 @@ import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { Customer } from '../modules/customer/customer.entity';
 import { Estimate } from '../modules/estimate/estimate.entity';
+import { Invoice } from '../modules/invoice/invoice.entity';
 import { Job } from '../modules/job/job.entity';
 import { JobPhoto } from '../modules/job-photo/job-photo.entity';
 import { Location } from '../modules/location/location.entity';
+import { Payment } from '../modules/payment/payment.entity';
 import { Template } from '../modules/template/template.entity';
 import { User } from '../modules/user/user.entity';
 
 // Every entity the ORM knows; a new module adds its entities here.
-export const entities = [Company, User, ApiKey, Customer, Location, Job, JobPhoto, Template, Estimate];
+export const entities = [Company, User, ApiKey, Customer, Location, Job, JobPhoto, Template, Estimate, Invoice, Payment];

@@ -4,6 +4,7 @@ import type { RequestContext } from '../core/context';
 import { asAppError } from '../errors/db-error';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { logger } from '../logger';
+import { idempotencyPlugin } from './idempotency-plugin';
 import { buildGraphQLSchema } from './schema';
 
 // Apollo's own codes for a bad document or bad variables are our VALIDATION_ERROR.
@@ -30,6 +31,7 @@ export async function createApolloServer(): Promise<ApolloServer<RequestContext>
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
+    plugins: [idempotencyPlugin()],
   });
   await server.start();
   return server;

@@ -6,6 +6,7 @@ import type { Page } from '../core/pagination';
 import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, toRest } from './case-map';
+import { idempotentRoute } from './idempotency';
 import type { Embed, RouteDef } from './route';
 
 export const JSON_LIMIT = '1mb';
@@ -25,7 +26,9 @@ export function buildRestRouter(table: RouteDef[], hooks: { beforeCall?: (route:
   for (const route of table) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const parsers = route.body ? [requireJson, express.json({ limit: JSON_LIMIT, strict: true, type: () => true })] : [];
-    router[method](route.path, ...parsers, ...(hooks.beforeCall?.(route) ?? []), handler(route, table));
+    // Creating JSON routes honour Idempotency-Key (DECISIONS §9), after the body is parsed.
+    const idempotency = route.creates && route.body ? [idempotentRoute(route)] : [];
+    router[method](route.path, ...parsers, ...idempotency, ...(hooks.beforeCall?.(route) ?? []), handler(route, table));
   }
   return router;
 }

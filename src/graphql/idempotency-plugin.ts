@@ -1,0 +1,45 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { Kind, print } from 'graphql';
+import type { RequestContext } from '../core/context';
+import { beginIdempotent, IDEMPOTENCY_HEADER, IdempotentStart } from '../core/idempotency';
+import { asAppError } from '../errors/db-error';
+import { toGraphQLError } from '../errors/to-graphql-error';
+
+/**
+ * Idempotency-Key as a request header on create mutations (DECISIONS §9), through the same store
+ * as REST: keyed by the operation and its variables; a replay skips execution and answers with
+ * the first response; a response with errors is not kept.
+ */
+export function idempotencyPlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart({ request }) {
+      const key = request.http?.headers.get(IDEMPOTENCY_HEADER);
+      if (key === undefined || key === null) return;
+      let start: IdempotentStart | undefined;
+      return {
+        async responseForOperation(rc) {
+          const creates = rc.operation.operation === 'mutation' && rc.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('create'));
+          if (!creates) return null;
+          const body = { query: print(rc.document), operationName: rc.operationName ?? null, variables: rc.request.variables ?? {} };
+          try {
+            start = await beginIdempotent(rc.contextValue, 'POST /graphql', key, body);
+          } catch (err) {
+            const app = asAppError(err);
+            if (!app) throw err;
+            const g = toGraphQLError(app);
+            return { http: rc.response.http, body: { kind: 'single', singleResult: { data: null, errors: [{ message: g.message, extensions: g.extensions }] } } };
+          }
+          if (start.kind === 'run') return null;
+          rc.response.http.headers.set('idempotent-replayed', 'true');
+          return { http: rc.response.http, body: { kind: 'single', singleResult: start.response as Record<string, unknown> } };
+        },
+        async willSendResponse(rc) {
+          if (start?.kind !== 'run') return;
+          const body = rc.response.body;
+          if (body.kind === 'single' && !body.singleResult.errors?.length) await start.finish(body.singleResult);
+          else await start.abandon();
+        },
+      };
+    },
+  };
+}
