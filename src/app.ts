@@ -17,6 +17,9 @@ import { logger } from './logger';
 import { buildRestRouter, JSON_LIMIT } from './rest/router';
 import { routes } from './rest/routes';
 import { docsRouter, openApiDocument } from './rest/openapi';
+import { graphqlUploads } from './graphql/uploads';
+import { photoFilesRouter } from './storage/files-route';
+import { configurePhotoStorage } from './storage/storage';
 
 export interface AppDeps {
   orm: Orm;
@@ -33,6 +36,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The whole HTTP surface, without listening (tests drive it with supertest). */
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
+  configurePhotoStorage(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
@@ -65,9 +69,13 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   });
   app.use('/docs', docsRouter());
 
+  // Signed photo links are for browsers: no API key, the signature is checked instead.
+  app.use('/api/v1/photo-files', photoFilesRouter());
+
   const auth: RequestHandler = async (req, res, next) => {
     try {
       req.ctx = await authenticate(orm, req, req.requestId);
+      req.ctx.baseUrl = `${req.protocol}://${req.get('host')}`;
       await enforceAccess(req.ctx, req, res, config.trustProxy.length > 0);
       next();
     } catch (err) {
@@ -81,6 +89,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use(
     '/graphql',
     auth,
+    graphqlUploads(config.maxPhotoBytes),
     express.json({ limit: JSON_LIMIT }),
     expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }),
   );

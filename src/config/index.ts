@@ -13,6 +13,10 @@ export interface Config {
   publicUrl: string | null;
   photoSecret: string | null;
   maxPhotoBytes: number;
+  /** Photo storage backend: 'local' (DATA_DIR/photos) or 's3'; S3_BUCKET set means 's3'. */
+  photoStorage: 'local' | 's3';
+  photoUrlTtlSeconds: number;
+  s3: { bucket: string | null; endpoint: string | null; region: string; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
   logLevel: string;
   shutdownTimeoutMs: number;
   dbPoolMax: number;
@@ -47,6 +51,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, '') || null;
   if (publicUrl && !/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  const s3Bucket = env.S3_BUCKET?.trim() || null;
+  const photoStorage = (env.PHOTO_STORAGE?.trim().toLowerCase() || (s3Bucket ? 's3' : 'local')) as Config['photoStorage'];
+  if (!['local', 's3'].includes(photoStorage)) throw new ConfigError(`PHOTO_STORAGE must be local or s3, got "${env.PHOTO_STORAGE}"`);
+  if (photoStorage === 's3' && !s3Bucket) throw new ConfigError('PHOTO_STORAGE=s3 needs S3_BUCKET');
+  const s3Endpoint = env.S3_ENDPOINT?.trim() || null;
+  if (s3Endpoint && !/^https?:\/\//.test(s3Endpoint)) throw new ConfigError('S3_ENDPOINT must start with http:// or https://');
+  const s3AccessKeyId = env.S3_ACCESS_KEY_ID?.trim() || null;
+  const s3SecretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || null;
+  if (!s3AccessKeyId !== !s3SecretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
   return {
     port: int('PORT', env.PORT, 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -60,6 +73,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     photoSecret: env.PHOTO_URL_SECRET?.trim() || null,
     maxPhotoBytes: int('MAX_PHOTO_BYTES', env.MAX_PHOTO_BYTES, 15 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    photoStorage,
+    photoUrlTtlSeconds: int('PHOTO_URL_TTL_SECONDS', env.PHOTO_URL_TTL_SECONDS, 3600, 1, 7 * 24 * 3600),
+    s3: {
+      bucket: s3Bucket,
+      endpoint: s3Endpoint,
+      region: env.S3_REGION?.trim() || 'us-east-1',
+      accessKeyId: s3AccessKeyId,
+      secretAccessKey: s3SecretAccessKey,
+      forcePathStyle: bool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, !!s3Endpoint),
+    },
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     dbPoolMax: int('DB_POOL_MAX', env.DB_POOL_MAX, 10, 1, 1000),

@@ -4,6 +4,8 @@ import { validateInput } from '../core/validation';
 import { fieldsOf } from '../core/fields';
 import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';
+import { CustomerJobsResolver, JobResolver } from '../modules/job/job.resolver';
+import { JobPhotoResolver } from '../modules/job-photo/job-photo.resolver';
 import { LocationResolver } from '../modules/location/location.resolver';
 import { EstimateResolver } from '../modules/estimate/estimate.resolver';
 import { NumberingResolver } from '../modules/numbering/numbering.resolver';
@@ -11,7 +13,7 @@ import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, TemplateResolver, EstimateResolver, NumberingResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, TemplateResolver, EstimateResolver, NumberingResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver];
 
 let cached: GraphQLSchema | undefined;
 

@@ -6,6 +6,7 @@ import { toGraphQLError } from '../errors/to-graphql-error';
 import { logger } from '../logger';
 import { idempotencyPlugin } from './idempotency-plugin';
 import { buildGraphQLSchema } from './schema';
+import { GraphQLLimits, limitsPlugin } from './limits';
 
 // Apollo's own codes for a bad document or bad variables are our VALIDATION_ERROR.
 const CLIENT_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
@@ -24,14 +25,14 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
 }
 
-export async function createApolloServer(): Promise<ApolloServer<RequestContext>> {
+export async function createApolloServer(limits: GraphQLLimits): Promise<ApolloServer<RequestContext>> {
   const server = new ApolloServer<RequestContext>({
     schema: buildGraphQLSchema(),
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [idempotencyPlugin()],
+    plugins: [limitsPlugin(limits), idempotencyPlugin()],
   });
   await server.start();
   return server;

@@ -4,6 +4,13 @@ import { companyService } from '../modules/company/company.service';
 import { Customer } from '../modules/customer/customer.entity';
 import { CustomerCreateInput, CustomerListArgs, CustomerUpdateInput } from '../modules/customer/customer.inputs';
 import { customerService } from '../modules/customer/customer.service';
+import { Job } from '../modules/job/job.entity';
+import { JobCreateInput, JobListArgs, JobUpdateInput } from '../modules/job/job.inputs';
+import { jobService } from '../modules/job/job.service';
+import { JobPhoto } from '../modules/job-photo/job-photo.entity';
+import { PhotoListArgs, PhotoUploadResult } from '../modules/job-photo/job-photo.inputs';
+import { PHOTO_MULTIPART_FIELDS, restUploadSource } from '../modules/job-photo/job-photo.rest';
+import { jobPhotoService } from '../modules/job-photo/job-photo.service';
 import { Location } from '../modules/location/location.entity';
 import { LocationCreateInput, LocationUpdateInput } from '../modules/location/location.inputs';
 import { locationService } from '../modules/location/location.service';
@@ -29,6 +36,14 @@ const estimateEmbeds: Embed[] = [
   { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] },
   { key: 'location', id: (e: Estimate) => e.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
 ];
+
+const jobCustomer: Embed = { key: 'customer', id: (j: Job) => j.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] };
+const jobEmbeds: Embed[] = [
+  jobCustomer,
+  { key: 'location', id: (j: Job) => j.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
+  { key: 'assigned_user', id: (j: Job) => j.assignedToUserId, entity: User, fields: ['id', 'first_name', 'last_name'] },
+];
+const photoUser: Embed = { key: 'user', id: (p: JobPhoto) => p.userId, entity: User, fields: ['id', 'first_name', 'last_name'] };
 
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
@@ -66,4 +81,15 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.
   { method: 'PUT', path: '/numbering', summary: 'Update numbering settings (add-on custom_numbering)', body: NumberingUpdateInput, output: NumberingUpdateResult, call: async (ctx, a) => Object.assign(new NumberingUpdateResult(), await numberingService.update(ctx, a.body), { message: 'Numbering settings updated' }) },
+
+  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [jobCustomer], call: (ctx, a) => jobService.list(ctx, a.query) },
+  { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
+  { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query) },
+  { method: 'GET', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Get a job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.get(ctx, a.params.job_uuid, a.params.photo_uuid) },
+  { method: 'POST', path: '/jobs/:job_uuid/photos', summary: 'Upload job photos (multipart/form-data; needs the job_photos add-on)', output: PhotoUploadResult, multipart: { fields: PHOTO_MULTIPART_FIELDS }, call: (ctx, a) => jobPhotoService.upload(ctx, a.params.job_uuid, restUploadSource(a.req)) },
+  { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
 ];
