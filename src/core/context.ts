@@ -15,4 +15,6 @@ export interface RequestContext {
   loaders: Loaders;
   /** Extra response headers (rate limits) and per-request facts gathered on the way. */
   idempotencyKey?: string;
+  /** Absolute base URL the request was addressed to (links such as photo_url). */
+  baseUrl?: string;
 }

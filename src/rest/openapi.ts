@@ -152,7 +152,12 @@ export function openApiDocument(routes: RouteDef[]): Schema {
     if (r.multipart) {
       op.requestBody = {
         required: true,
-        content: { 'multipart/form-data': { schema: { type: 'object', properties: r.multipart.fields } } },
+        content: {
+          'multipart/form-data': {
+            // A string is a text field's description; an object is the field's schema.
+            schema: { type: 'object', properties: Object.fromEntries(Object.entries(r.multipart.fields).map(([k, v]) => [k, typeof v === 'string' ? { type: 'string', description: v } : v])) },
+          },
+        },
       };
     }
     (paths[p] ??= {})[r.method.toLowerCase()] = op;

@@ -38,7 +38,7 @@ export interface RouteDef {
   /** Embedded summaries: on every item of a list, or on the single record. */
   embed?: Embed[];
   /** Multipart routes parse their own bodies (photo upload). */
-  multipart?: { fields: Record<string, string> };
+  multipart?: { fields: Record<string, string | Record<string, unknown>> };
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
   call: (ctx: RequestContext, args: RouteArgs) => Promise<unknown>;

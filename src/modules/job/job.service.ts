@@ -1,0 +1,96 @@
+import type { RequestContext } from '../../core/context';
+import { companyTimezone } from '../../core/company-time';
+import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, softDelete } from '../../core/crud';
+import { toCents } from '../../core/money';
+import { dateIn, isDateOnly, parseTimestamp } from '../../core/values';
+import { AppError } from '../../errors/app-error';
+import { Customer } from '../customer/customer.entity';
+import { Location } from '../location/location.entity';
+import { User } from '../user/user.entity';
+import { Job, JobStatus } from './job.entity';
+import { JobCreateInput, JobListArgs, JobUpdateInput } from './job.inputs';
+
+const refs: RefSpec[] = [
+  { field: 'customerUuid', relation: 'customer', entity: Customer, label: 'customer' },
+  { field: 'locationUuid', relation: 'location', entity: Location, label: 'location' },
+  { field: 'assignedToUserId', relation: 'assignedTo', entity: User, label: 'user' },
+];
+
+// Copied by hand: money arrives in dollars, scheduled_date may be a timestamp.
+const SPECIAL = ['estimatedAmount', 'actualAmount', 'scheduledDate', 'status'];
+
+/**
+ * Sets a job's status with its side effects (DECISIONS §7): 'In Progress' sets started_at,
+ * 'Complete' completed_at, 'Invoiced' invoiced_at, each only while still null. Any status may
+ * follow any other. Invoices call this too.
+ */
+export function setJobStatus(job: Job, status: JobStatus, now = new Date()): void {
+  job.status = status;
+  if (status === JobStatus.IN_PROGRESS) job.startedAt ??= now;
+  if (status === JobStatus.COMPLETE) job.completedAt ??= now;
+  if (status === JobStatus.INVOICED) job.invoicedAt ??= now;
+}
+
+async function applyJobInput(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {
+  await applyInput(ctx, job, input, refs, SPECIAL);
+  if (input.estimatedAmount !== undefined) job.estimatedAmountCents = input.estimatedAmount === null ? null : toCents(input.estimatedAmount);
+  if (input.actualAmount !== undefined) job.actualAmountCents = input.actualAmount === null ? null : toCents(input.actualAmount);
+  if (input.scheduledDate !== undefined) job.scheduledDate = await scheduledDateOf(ctx, input.scheduledDate);
+  // A timestamp sent in the same request beats the automatic one (applied above, so not null).
+  if (input.status !== undefined) setJobStatus(job, input.status);
+  // Checked on the merged record, so a PUT of only one end is judged against the stored other.
+  if (job.scheduledTimeStart && job.scheduledTimeEnd && job.scheduledTimeEnd < job.scheduledTimeStart) {
+    throw AppError.field(input.scheduledTimeEnd !== undefined ? 'scheduledTimeEnd' : 'scheduledTimeStart', 'is out of order: scheduled_time_end must not be before scheduled_time_start');
+  }
+}
+
+async function scheduledDateOf(ctx: RequestContext, value: string | null): Promise<string | null> {
+  if (value === null || isDateOnly(value)) return value;
+  return dateIn(await companyTimezone(ctx), parseTimestamp(value)!);
+}
+
+export const jobService = {
+  list(ctx: RequestContext, args: JobListArgs) {
+    return listPage(ctx, Job, args, (qb) => {
+      if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
+      if (args.priority?.length) qb.andWhere({ priority: { $in: args.priority } });
+      if (args.locationUuid) qb.andWhere({ location: args.locationUuid });
+      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
+      if (args.assignedToUserId) qb.andWhere({ assignedTo: args.assignedToUserId });
+      if (args.search) {
+        const p = containsPattern(args.search);
+        qb.andWhere(`(e.title ilike ? or e.description ilike ? or e.job_number ilike ?)`, [p, p, p]);
+      }
+    });
+  },
+
+  get(ctx: RequestContext, uuid: string) {
+    return findActive(ctx, Job, uuid, 'Job');
+  },
+
+  async create(ctx: RequestContext, input: JobCreateInput) {
+    // ctx.em is a fork that does not follow the transaction: work on the transaction's own em.
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const job = new Job();
+      job.company = ctx.company;
+      await applyJobInput(tx, job, input);
+      // Taken inside the transaction: a failed create gives its number back.
+      job.jobNumber = String(await nextSequence(tx, 'job_number'));
+      em.persist(job);
+      await em.flush();
+      return job;
+    });
+  },
+
+  async update(ctx: RequestContext, uuid: string, input: JobUpdateInput) {
+    const job = await this.get(ctx, uuid);
+    await applyJobInput(ctx, job, input);
+    await ctx.em.flush();
+    return job;
+  },
+
+  async remove(ctx: RequestContext, uuid: string) {
+    return softDelete(ctx, await this.get(ctx, uuid), 'Job');
+  },
+};

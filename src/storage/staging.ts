@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+// The core entry: buffer detection only, and resolvable by jest as well as by Node's require(esm).
+import { fileTypeFromBuffer } from 'file-type/core';
+import { AppError } from '../errors/app-error';
+
+// Allowed photo types (DECISIONS §11), judged by the bytes, with the extension used in storage.
+const ALLOWED: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/heic': 'heic',
+  'image/heic-sequence': 'heic',
+  'image/heif': 'heif',
+  'image/heif-sequence': 'heif',
+};
+const HEAD_BYTES = 4100; // what file-type needs to recognise these formats
+
+export const ALLOWED_TYPES_TEXT = 'JPEG, PNG, WebP, HEIC/HEIF or GIF';
+export const MAX_FILES = 20;
+
+/** An uploaded file checked and parked in the staging area, not yet in storage. */
+export interface StagedFile {
+  /** Name of the request field, for error messages (`photos`, `files[1]`). */
+  field: string;
+  fileName: string | null;
+  path: string;
+  size: number;
+  mime: string;
+  ext: string;
+}
+
+/** The client's file name, kept only as data (file_name): no path, no control characters. */
+export function cleanFileName(name: string | null | undefined): string | null {
+  const base = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop()!.trim();
+  return base ? base.slice(0, 255) : null;
+}
+
+/**
+ * Streams one upload to a staging file, counting bytes and keeping only the first few KiB to judge
+ * the type. Refuses (400) oversized, empty and non-image files, leaving nothing behind.
+ */
+export async function stageFile(source: Readable, o: { dir: string; field: string; fileName: string | null | undefined; maxBytes: number }): Promise<StagedFile> {
+  await fs.mkdir(o.dir, { recursive: true });
+  const target = path.join(o.dir, randomUUID());
+  let size = 0;
+  let tooBig = false;
+  const head: Buffer[] = [];
+  let headLength = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (headLength < HEAD_BYTES) {
+        head.push(chunk.subarray(0, HEAD_BYTES - headLength));
+        headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
+      }
+      // Past the limit: keep reading (so the request drains) but write nothing more.
+      if (size > o.maxBytes) tooBig = true;
+      done(null, tooBig ? undefined : chunk);
+    },
+  });
+  const tooLarge = () => AppError.field(o.field, `is larger than the limit of ${o.maxBytes} bytes`);
+  try {
+    try {
+      await pipeline(source, counter, createWriteStream(target, { flags: 'wx' }));
+    } catch (err) {
+      // graphql-upload ends an oversized file's stream with a 413 error.
+      if ((err as { status?: number }).status === 413) throw tooLarge();
+      throw err;
+    }
+    if (tooBig) throw tooLarge();
+    if (size === 0) throw AppError.field(o.field, 'is empty');
+    const type = await fileTypeFromBuffer(Buffer.concat(head));
+    const ext = type ? ALLOWED[type.mime] : undefined;
+    if (!type || !ext) throw AppError.field(o.field, `is not a ${ALLOWED_TYPES_TEXT} image (judged by its content)`);
+    return { field: o.field, fileName: cleanFileName(o.fileName), path: target, size, mime: type.mime, ext };
+  } catch (err) {
+    await fs.rm(target, { force: true });
+    throw err;
+  }
+}
+
+export async function discardStaged(files: StagedFile[]): Promise<void> {
+  await Promise.allSettled(files.map((f) => fs.rm(f.path, { force: true })));
+}
