@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { canonicalCidr } from '../auth/ip-allow-list';
 
 // Every setting is an environment variable with a safe default; README lists them all.
 export interface Config {
@@ -20,6 +21,10 @@ export interface Config {
   logLevel: string;
   shutdownTimeoutMs: number;
   dbPoolMax: number;
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  /** Bearer token for /metrics; null serves it to loopback clients only. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +47,30 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  const v = raw?.trim().toLowerCase() || 'info';
+  if (!LOG_LEVELS.includes(v)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return v;
+}
+
+// Express's names for address ranges, or addresses and CIDRs of the proxies in front of the server.
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string | undefined): string[] {
+  const entries = list(raw);
+  const bad = entries.filter((e) => !PROXY_NAMES.includes(e) && !canonicalCidr(e));
+  if (bad.length) throw new ConfigError(`TRUST_PROXY must list proxy addresses, CIDRs or ${PROXY_NAMES.join('/')}, got "${bad.join(', ')}"`);
+  return entries;
+}
+
+function metricsToken(raw: string | undefined): string | null {
+  const v = raw?.trim() || null;
+  if (v && v.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  return v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -69,7 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Demo data only ever lands in the embedded database unless asked for explicitly.
     seedDemo: bool('SEED_DEMO', env.SEED_DEMO, !databaseUrl),
     corsOrigins: list(env.CORS_ORIGINS),
-    trustProxy: list(env.TRUST_PROXY),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     publicUrl,
     photoSecret: env.PHOTO_URL_SECRET?.trim() || null,
     maxPhotoBytes: int('MAX_PHOTO_BYTES', env.MAX_PHOTO_BYTES, 15 * 1024 * 1024, 1, 1024 * 1024 * 1024),
@@ -83,8 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: s3SecretAccessKey,
       forcePathStyle: bool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, !!s3Endpoint),
     },
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     dbPoolMax: int('DB_POOL_MAX', env.DB_POOL_MAX, 10, 1, 1000),
+    graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10, 2, 100),
+    graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
   };
 }
