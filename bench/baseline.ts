@@ -1,0 +1,298 @@
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
+
+// The raw baseline: node:http + pg and nothing else. For each benchmarked route it runs the SQL
+// the server runs (copied from the server's DEBUG_SQL log: authentication, page, count, batched
+// related rows) and writes the same JSON by hand. bench/run.ts checks that the bodies are equal.
+// It is the ceiling a framework-free server reaches on this machine and database.
+
+pg.types.setTypeParser(1082, (v) => v); // date → 'YYYY-MM-DD', as the server returns
+pg.types.setTypeParser(20, (v) => Number(v)); // count(*) → number
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX || 10) });
+
+type Row = Record<string, any>;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const money = (v: string | null) => (v === null ? null : Number(v));
+
+const AUTH = `select a0.*, c1.uuid as c1__uuid, c1.name as c1__name, c1.email as c1__email, c1.phone as c1__phone, c1.address_line1 as c1__address_line1,
+  c1.address_line2 as c1__address_line2, c1.city as c1__city, c1.state as c1__state, c1.postal_code as c1__postal_code, c1.country as c1__country,
+  c1.addons as c1__addons, c1.created_at as c1__created_at, c1.updated_at as c1__updated_at, u2.id as u2__id, u2.company_uuid as u2__company_uuid,
+  u2.first_name as u2__first_name, u2.last_name as u2__last_name, u2.email as u2__email, u2.created_at as u2__created_at, u2.updated_at as u2__updated_at
+  from api_keys as a0 inner join companies as c1 on a0.company_uuid = c1.uuid inner join users as u2 on a0.user_id = u2.id
+  where a0.key_hash = $1 and a0.revoked_at is null limit 1`;
+
+async function auth(req: http.IncomingMessage): Promise<Row | null> {
+  const m = /^Bearer\s+(fsk_[0-9A-Za-z]{40})\s*$/i.exec(req.headers.authorization ?? '');
+  if (!m) return null;
+  const { rows } = await pool.query(AUTH, [createHash('sha256').update(m[1]).digest('hex')]);
+  return rows[0] ?? null;
+}
+
+function customerJson(r: Row): Row {
+  return {
+    uuid: r.uuid,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    company_name: r.company_name,
+    email: r.email,
+    phone: r.phone,
+    customer_type: r.customer_type,
+    is_vip: r.is_vip,
+    physical_address1: r.physical_address1,
+    physical_address2: r.physical_address2,
+    physical_city: r.physical_city,
+    physical_state: r.physical_state,
+    physical_zip: r.physical_zip,
+    billing_address1: r.billing_address1,
+    billing_address2: r.billing_address2,
+    billing_city: r.billing_city,
+    billing_state: r.billing_state,
+    billing_zip: r.billing_zip,
+    primary_service_location_uuid: r.primary_service_location_uuid,
+    notes: r.notes,
+    internal_flags: r.internal_flags,
+    on_my_way_notify_via: r.on_my_way_notify_via,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    deleted_at: iso(r.deleted_at),
+  };
+}
+
+const invoiceStatus = (r: Row) =>
+  r.status === 'Pending' && Number(r.balance_amount) > 0 && r.company_today && r.due_date < r.company_today ? 'Overdue' : r.status;
+
+function invoiceJson(r: Row): Row {
+  return {
+    uuid: r.uuid,
+    invoice_number: r.invoice_number,
+    customer_uuid: r.customer_uuid,
+    job_uuid: r.job_uuid,
+    estimate_uuid: r.estimate_uuid,
+    location_uuid: r.location_uuid,
+    invoice_type: r.invoice_type,
+    progress_percentage: r.progress_percentage === null ? null : Number(r.progress_percentage),
+    issue_date: r.issue_date,
+    due_date: r.due_date,
+    subtotal: money(r.subtotal),
+    tax_amount: money(r.tax_amount),
+    discount_amount: money(r.discount_amount),
+    total_amount: money(r.total_amount),
+    paid_amount: money(r.paid_amount),
+    balance_amount: money(r.balance_amount),
+    line_items:
+      r.line_items?.map((l: Row) => ({
+        description: l.description ?? null,
+        quantity: l.quantity ?? null,
+        unit_price: l.unitPrice ?? null,
+        line_total: l.lineTotal ?? null,
+        tax_rate: l.taxRate ?? null,
+        tax_amount: l.taxAmount ?? null,
+      })) ?? null,
+    notes: r.notes,
+    terms: r.terms,
+    internal_notes: r.internal_notes,
+    status: invoiceStatus(r),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    deleted_at: iso(r.deleted_at),
+  };
+}
+
+function pageArgs(q: URLSearchParams): { page: number; limit: number } {
+  return { page: Number(q.get('page') ?? 1), limit: Math.min(Number(q.get('limit') ?? 50), 100) };
+}
+
+const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, total_pages: Math.ceil(total / limit) });
+
+const SEARCH = `and ((e.first_name ilike $2 or e.last_name ilike $2 or (e.first_name || ' ' || e.last_name) ilike $2
+  or e.company_name ilike $2 or e.email ilike $2 or e.phone ilike $2 or e.uuid::text ilike $2`;
+
+async function customerList(company: string, q: URLSearchParams): Promise<Row> {
+  const { page, limit } = pageArgs(q);
+  const search = q.get('search');
+  const params: unknown[] = [company];
+  let where = `e.company_uuid = $1 and e.deleted_at is null`;
+  if (search) {
+    const digits = search.replace(/\D/g, '');
+    params.push(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
+    if (digits) params.push(`%${digits}%`);
+  }
+  const [items, count] = await Promise.all([
+    pool.query(`select e.* from customers as e where ${where} order by e.created_at desc, e.uuid desc limit ${limit} offset ${(page - 1) * limit}`, params),
+    pool.query(`select count(*) as count from customers as e where ${where}`, params),
+  ]);
+  return { customers: items.rows.map(customerJson), pagination: pagination(page, limit, count.rows[0].count) };
+}
+
+const CUSTOMER_BY_ID = `select c0.*, p1.uuid as p1__uuid from customers as c0 left join locations as p1 on c0.primary_service_location_uuid = p1.uuid and p1.company_uuid = $1
+  where c0.company_uuid = $1 and c0.uuid = $2 and c0.company_uuid = $1 and c0.deleted_at is null limit 1`;
+
+const CUSTOMERS_BY_IDS = `select c0.*, p1.uuid as p1__uuid from customers as c0 left join locations as p1 on c0.primary_service_location_uuid = p1.uuid and p1.company_uuid = $1
+  where c0.company_uuid = $1 and c0.uuid = any($2)`;
+
+const INVOICE_PAGE = `select e.*, (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = e.company_uuid
+  and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text as company_today
+  from invoices as e where e.company_uuid = $1 and e.deleted_at is null order by e.created_at desc, e.uuid desc limit $2 offset $3`;
+
+const PAYMENTS_BY_INVOICES = `select p0.*, i1.uuid as i1__uuid, c2.uuid as c2__uuid, c3.id as c3__id from payments as p0
+  inner join invoices as i1 on p0.invoice_uuid = i1.uuid and i1.company_uuid = $1
+  inner join customers as c2 on p0.customer_uuid = c2.uuid and c2.company_uuid = $1
+  inner join users as c3 on p0.created_by_user_id = c3.id and c3.company_uuid = $1
+  where p0.company_uuid = $1 and p0.invoice_uuid = any($2) and p0.deleted_at is null order by p0.created_at desc, p0.uuid desc`;
+
+async function invoicePage(company: string, page: number, limit: number) {
+  const [items, count] = await Promise.all([
+    pool.query(INVOICE_PAGE, [company, limit, (page - 1) * limit]),
+    pool.query(`select count(*) as count from invoices as e where e.company_uuid = $1 and e.deleted_at is null`, [company]),
+  ]);
+  return { rows: items.rows, total: count.rows[0].count as number };
+}
+
+async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
+  const { page, limit } = pageArgs(q);
+  const { rows, total } = await invoicePage(company, page, limit);
+  const ids = [...new Set(rows.map((r) => r.customer_uuid))];
+  const customers = ids.length ? (await pool.query(CUSTOMERS_BY_IDS, [company, ids])).rows : [];
+  const byId = new Map(customers.map((c) => [c.uuid, c]));
+  const invoices = rows.map((r) => {
+    const c = byId.get(r.customer_uuid);
+    return { ...invoiceJson(r), customer: c ? { uuid: c.uuid, first_name: c.first_name, last_name: c.last_name } : null };
+  });
+  return { invoices, pagination: pagination(page, limit, total) };
+}
+
+const ENUM = (v: string) => v.toUpperCase().replace(/ /g, '_');
+
+/** The GraphQL invoices page of bench/run.ts (one fixed query), answered by hand. */
+async function graphqlInvoices(company: string, limit: number): Promise<Row> {
+  const { rows, total } = await invoicePage(company, 1, limit);
+  const invoiceIds = rows.map((r) => r.uuid);
+  const customerIds = [...new Set(rows.map((r) => r.customer_uuid))];
+  const [payments, customers] = await Promise.all([
+    invoiceIds.length ? pool.query(PAYMENTS_BY_INVOICES, [company, invoiceIds]) : { rows: [] as Row[] },
+    customerIds.length ? pool.query(CUSTOMERS_BY_IDS, [company, customerIds]) : { rows: [] as Row[] },
+  ]);
+  const cById = new Map(customers.rows.map((c) => [c.uuid, c]));
+  const pByInvoice = new Map<string, Row[]>();
+  for (const p of payments.rows) {
+    const list = pByInvoice.get(p.invoice_uuid) ?? [];
+    list.push(p);
+    pByInvoice.set(p.invoice_uuid, list);
+  }
+  const items = rows.map((r) => {
+    const c = cById.get(r.customer_uuid);
+    return {
+      uuid: r.uuid,
+      invoiceNumber: r.invoice_number,
+      status: ENUM(invoiceStatus(r)),
+      issueDate: r.issue_date,
+      dueDate: r.due_date,
+      totalAmount: money(r.total_amount),
+      paidAmount: money(r.paid_amount),
+      balanceAmount: money(r.balance_amount),
+      createdAt: iso(r.created_at),
+      customer: c ? { uuid: c.uuid, firstName: c.first_name, lastName: c.last_name, email: c.email } : null,
+      payments: (pByInvoice.get(r.uuid) ?? []).slice(0, 100).map((p) => ({
+        uuid: p.uuid,
+        paymentNumber: p.payment_number,
+        amount: money(p.amount),
+        status: ENUM(p.status),
+        paymentDate: p.payment_date,
+      })),
+    };
+  });
+  return { data: { invoices: { items, pagination: { page: 1, limit, total, totalPages: Math.ceil(total / limit) } } } };
+}
+
+const INSERT_CUSTOMER = `insert into customers (uuid, company_uuid, created_at, updated_at, deleted_at, first_name, last_name, company_name, email, phone,
+  customer_type, is_vip, physical_address1, physical_address2, physical_city, physical_state, physical_zip, billing_address1, billing_address2,
+  billing_city, billing_state, billing_zip, primary_service_location_uuid, notes, internal_flags, on_my_way_notify_via)
+  values ($1, $2, $3, $3, null, $4, $5, $6, $7, $8, $9, $10, null, null, null, null, null, null, null, null, null, null, null, $11, null, null)`;
+
+async function createCustomer(company: string, body: Row): Promise<Row> {
+  const row = {
+    uuid: randomUUID(),
+    now: new Date(),
+    first_name: String(body.first_name).trim(),
+    last_name: String(body.last_name).trim(),
+    company_name: body.company_name ?? null,
+    email: body.email ? String(body.email).trim().toLowerCase() : null,
+    phone: body.phone ?? null,
+    customer_type: body.customer_type ?? 'Residential',
+    is_vip: body.is_vip ?? false,
+    notes: body.notes ?? null,
+  };
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(INSERT_CUSTOMER, [row.uuid, company, row.now, row.first_name, row.last_name, row.company_name, row.email, row.phone, row.customer_type, row.is_vip, row.notes]);
+    await client.query('commit');
+  } catch (e) {
+    await client.query('rollback');
+    throw e;
+  } finally {
+    client.release();
+  }
+  return customerJson({ ...row, created_at: row.now, updated_at: row.now, deleted_at: null, physical_address1: null, physical_address2: null, physical_city: null, physical_state: null, physical_zip: null, billing_address1: null, billing_address2: null, billing_city: null, billing_state: null, billing_zip: null, primary_service_location_uuid: null, internal_flags: null, on_my_way_notify_via: null });
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Row> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {});
+      } catch (e) {
+        reject(e);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+const server = http.createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const key = await auth(req);
+    if (!key) return send(res, 401, { success: false, data: null, error: { code: 'UNAUTHORIZED', message: 'Invalid or revoked API key' } });
+    const company = key.company_uuid as string;
+    const ok = (data: unknown) => send(res, 200, { success: true, data });
+    if (req.method === 'GET' && url.pathname === '/api/v1/customers') return ok(await customerList(company, url.searchParams));
+    const one = /^\/api\/v1\/customers\/([0-9a-f-]{36})$/.exec(url.pathname);
+    if (req.method === 'GET' && one) {
+      const { rows } = await pool.query(CUSTOMER_BY_ID, [company, one[1]]);
+      return rows[0] ? ok(customerJson(rows[0])) : send(res, 404, { success: false, data: null, error: { code: 'NOT_FOUND', message: 'Customer not found' } });
+    }
+    if (req.method === 'POST' && url.pathname === '/api/v1/customers') return ok(await createCustomer(company, await readBody(req)));
+    if (req.method === 'GET' && url.pathname === '/api/v1/invoices') return ok(await invoiceList(company, url.searchParams));
+    if (req.method === 'POST' && url.pathname === '/graphql') {
+      const body = await readBody(req);
+      return send(res, 200, await graphqlInvoices(company, Math.min(Number(body.variables?.limit ?? 50), 100)));
+    }
+    send(res, 404, { success: false, data: null, error: { code: 'NOT_FOUND', message: 'Route not found' } });
+  } catch (e) {
+    process.stderr.write(`baseline: ${String((e as Error)?.stack ?? e)}\n`);
+    if (!res.headersSent) send(res, 500, { success: false, data: null, error: { code: 'INTERNAL', message: 'Internal server error' } });
+  }
+});
+
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`baseline listening on ${(server.address() as { port: number }).port}\n`);
+});
+const stop = () => {
+  server.close();
+  void pool.end().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

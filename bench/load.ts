@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+// The load generator, run as a process of its own so that it does not share a CPU queue with the
+// server it measures. Reads one job (JSON) from argv[2], prints one result line (JSON) on stdout.
+
+export interface LoadVariant {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A file whose bytes are the body (the 15 MiB upload). */
+  bodyFile?: string;
+}
+
+export interface LoadJob {
+  url: string;
+  variants: LoadVariant[];
+  connections: number;
+  durationSeconds?: number;
+  /** Stop after this many requests instead of after a duration. */
+  amount?: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2]) as LoadJob;
+  const bodies = new Map<string, Buffer>();
+  for (const v of job.variants) if (v.bodyFile && !bodies.has(v.bodyFile)) bodies.set(v.bodyFile, fs.readFileSync(v.bodyFile));
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: job.url,
+    connections: job.connections,
+    pipelining: 1,
+    timeout: 60,
+    ...(job.amount ? { amount: job.amount } : { duration: job.durationSeconds ?? 10 }),
+    requests: [
+      {
+        // Each request takes the next variant in turn (ids, search terms, keys of companies).
+        setupRequest: (req: any) => {
+          const v = job.variants[next++ % job.variants.length];
+          return { ...req, method: v.method ?? 'GET', path: v.path, headers: { ...req.headers, ...v.headers }, body: v.bodyFile ? bodies.get(v.bodyFile) : v.body };
+        },
+      },
+    ],
+  } as any);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const total = result.requests.total;
+  const out: LoadResult = {
+    requests: total,
+    seconds,
+    rps: job.amount ? total / seconds : result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(String(e?.stack ?? e) + '\n');
+  process.exit(1);
+});

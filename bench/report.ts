@@ -1,0 +1,122 @@
+import type { LoadResult } from './load';
+import type { SeedSize } from './setup';
+
+// The one table of a run, and the targets (issue 7) judged from figures of the same run.
+
+export type Measured = LoadResult & { rssMax: number | null; rssBefore: number | null };
+
+export interface Row {
+  id: string;
+  label: string;
+  result: Measured;
+  baseline: Measured | null;
+  sameJson: boolean | null;
+  rssRise?: number;
+}
+
+export interface Report {
+  mode: string;
+  quick: boolean;
+  durationSeconds: number;
+  connections: number;
+  seed: SeedSize;
+  rows: Row[];
+  statements: { small: { limit: number; count: number }; large: { limit: number; count: number } };
+  postgraphileSameRows: boolean;
+  uploadBytes: number;
+  elapsedSeconds: number;
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const MB = 1024 * 1024;
+const f0 = (n: number) => n.toFixed(0);
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+
+export function targets(r: Report): Target[] {
+  const row = (id: string) => r.rows.find((x) => x.id === id)!;
+  const rps = (id: string) => row(id).result.rps;
+  const list = row('customer_list');
+  const invList = row('invoice_list');
+  const rssMax = Math.max(...r.rows.filter((x) => x.id !== 'photo_upload' && x.id !== 'postgraphile_invoices').map((x) => x.result.rssMax ?? 0));
+  const upload = row('photo_upload');
+  const t: Target[] = [];
+  const listRatio = list.result.rps / list.baseline!.rps;
+  t.push({ name: 'REST list vs raw baseline', goal: '≥ 0.60×', measured: `${f2(listRatio)}× (invoice list ${f2(invList.result.rps / invList.baseline!.rps)}×)`, met: listRatio >= 0.6 });
+  const gqlRatio = rps('graphql_invoices') / rps('postgraphile_invoices');
+  t.push({ name: 'GraphQL invoices page vs PostGraphile 5', goal: '≥ 1.0×', measured: `${f2(gqlRatio)}×`, met: gqlRatio >= 1 });
+  const s = r.statements;
+  t.push({
+    name: 'SQL statements per GraphQL page',
+    goal: 'constant',
+    measured: `${s.small.count} at limit ${s.small.limit}, ${s.large.count} at limit ${s.large.limit}`,
+    met: s.small.count === s.large.count,
+  });
+  const search = rps('customer_list') / rps('customer_search');
+  t.push({ name: 'search vs plain page (cost per request)', goal: '≤ 3×', measured: `${f2(search)}×`, met: search <= 3 });
+  const deep = rps('customer_list') / rps('customer_page_deep');
+  t.push({ name: 'deep page vs page 1 (cost per request)', goal: '≤ 5×', measured: `${f2(deep)}×`, met: deep <= 5 });
+  const create = rps('invoice_create_one') / rps('customer_create');
+  t.push({ name: 'invoice create (one company) vs customer create', goal: '≥ 0.50×', measured: `${f2(create)}×`, met: create >= 0.5 });
+  t.push({ name: 'server RSS under load', goal: '≤ 300 MB', measured: `${f0(rssMax / MB)} MB`, met: rssMax <= 300 * MB });
+  const rise = upload.rssRise ?? 0;
+  const okUploads = upload.result.non2xx === 0 && upload.result.errors === 0 && upload.result.requests > 0;
+  t.push({
+    name: `RSS rise during ${f0(r.uploadBytes / MB)} MiB uploads`,
+    goal: `< ${f0((2 * r.uploadBytes) / MB)} MB`,
+    measured: `${f1(rise / MB)} MB${okUploads ? '' : ' (uploads failed)'}`,
+    met: okUploads && rise < 2 * r.uploadBytes,
+  });
+  return t;
+}
+
+function table(headers: string[], rows: string[][], right: boolean[]): string[] {
+  const w = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => (right[i] ? c.padStart(w[i]) : c.padEnd(w[i]))).join(' | ') + ' |';
+  return [line(headers), '|' + w.map((n, i) => (right[i] ? '-'.repeat(n + 1) + ':' : '-'.repeat(n + 2))).join('|') + '|', ...rows.map(line)];
+}
+
+export function printReport(r: Report, out: (line: string) => void): void {
+  out('');
+  out(
+    `Benchmark (${r.mode} database${r.quick ? ', quick' : ''}): ${r.seed.bigCustomers} customers, ${r.seed.bigJobs} jobs, ${r.seed.bigInvoices} invoices in the big company ` +
+      `+ ${r.seed.small} small companies; ${r.connections} connections, ${r.durationSeconds} s a run`,
+  );
+  out('');
+  const rows = r.rows.map((x) => {
+    const ratio = x.baseline ? x.result.rps / x.baseline.rps : null;
+    const notes: string[] = [];
+    if (x.result.non2xx || x.result.errors) notes.push(`${x.result.non2xx} non-2xx, ${x.result.errors} errors`);
+    if (x.sameJson === false) notes.push('JSON differs from baseline');
+    if (x.id === 'photo_upload') notes.push(`RSS +${f1((x.rssRise ?? 0) / MB)} MB`);
+    if (x.id === 'postgraphile_invoices') notes.push(r.postgraphileSameRows ? 'same invoices and payments' : 'rows differ');
+    return [
+      x.label,
+      f1(x.result.rps),
+      f1(x.result.p50),
+      f1(x.result.p99),
+      x.baseline ? f1(x.baseline.rps) : '—',
+      ratio === null ? '—' : `${f2(ratio)}×`,
+      x.result.rssMax ? f0(x.result.rssMax / MB) : '—',
+      x.sameJson === null ? '—' : x.sameJson ? 'yes' : 'NO',
+      notes.join('; '),
+    ];
+  });
+  table(['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'vs baseline', 'RSS MB', 'same JSON', 'notes'], rows, [false, true, true, true, true, true, true, false, false]).forEach(out);
+  out('');
+  out(`SQL statements for the GraphQL invoices page: ${r.statements.small.count} at limit ${r.statements.small.limit}, ${r.statements.large.count} at limit ${r.statements.large.limit}`);
+  out('');
+  table(
+    ['Target', 'goal', 'measured', 'met'],
+    targets(r).map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
+    [false, false, false, false],
+  ).forEach(out);
+  out('');
+  out(`(${f0(r.elapsedSeconds)} s in all)`);
+}

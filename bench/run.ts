@@ -1,0 +1,287 @@
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import type { LoadJob, LoadResult, LoadVariant } from './load';
+import { Proc, ROOT, rssOf, sampleRss } from './procs';
+import { startApiServer, startBaseline, startPostGraphile } from './server';
+import { FULL, openBenchDatabase, QUICK, seed, Tenant } from './setup';
+import { printReport, Report, Row } from './report';
+
+// `npm run bench [-- --quick] [-- --duration 8] [-- --connections 10] [-- --json out.json]`
+// Seeds a database, starts the API server, the raw baseline and PostGraphile as processes of their
+// own, drives each scenario with autocannon from another process and prints one table.
+
+interface Options {
+  quick: boolean;
+  duration: number;
+  connections: number;
+  json: string | null;
+}
+
+function options(argv: string[]): Options {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const quick = argv.includes('--quick');
+  return {
+    quick,
+    duration: Number(get('duration') ?? (quick ? 1 : 8)),
+    connections: Number(get('connections') ?? 10),
+    json: get('json') ?? null,
+  };
+}
+
+const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+
+/** One autocannon run, in a process of its own. */
+function load(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
+      else reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
+    });
+  });
+}
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+const json = (key: string) => ({ ...auth(key), 'content-type': 'application/json' });
+
+/** GraphQL: a page of invoices with each one's customer and payments. */
+export const GQL_INVOICES = `query InvoicesPage($limit: Int) {
+  invoices(limit: $limit) {
+    items { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt
+      customer { uuid firstName lastName email }
+      payments { uuid paymentNumber amount status paymentDate } }
+    pagination { page limit total totalPages }
+  }
+}`;
+
+/** The same page asked of PostGraphile: its generated names, the company and deleted_at as conditions. */
+export const PGL_INVOICES = `query InvoicesPage($limit: Int, $company: UUID!) {
+  allInvoices(first: $limit, condition: { companyUuid: $company, deletedAt: null }, orderBy: [CREATED_AT_DESC, UUID_DESC]) {
+    nodes { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt
+      customerByCustomerUuid { uuid firstName lastName email }
+      paymentsByInvoiceUuid(condition: { deletedAt: null }, orderBy: [CREATED_AT_DESC, UUID_DESC]) {
+        nodes { uuid paymentNumber amount status paymentDate } } }
+    totalCount
+  }
+}`;
+
+/** A JPEG (by its bytes) of exactly `size` bytes, wrapped as a multipart form. */
+function uploadBody(dir: string, size: number): { file: string; contentType: string } {
+  const boundary = '----fscbench' + Date.now();
+  const jpeg = Buffer.alloc(size);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]).copy(jpeg);
+  for (let i = 20; i < size - 2; i += 4096) jpeg[i] = i & 0xff;
+  jpeg[size - 2] = 0xff;
+  jpeg[size - 1] = 0xd9;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="photo_type"\r\n\r\nbefore\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="panel.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const file = path.join(dir, 'upload.multipart');
+  fs.writeFileSync(file, Buffer.concat([head, jpeg, tail]));
+  return { file, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function fetchJson(url: string, init: RequestInit): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
+/** Counts the SQL statements of one request, from a server started with DEBUG_SQL=1. */
+async function statementsOf(server: Proc, url: string, init: RequestInit): Promise<number> {
+  const before = server.output().length;
+  const res = await fetchJson(url, init);
+  if (res.status !== 200 || res.body.errors) throw new Error(`statement count request failed: ${JSON.stringify(res.body).slice(0, 500)}`);
+  await new Promise((r) => setTimeout(r, 300));
+  return server.output().slice(before).split('\n').filter((l) => l.includes('[query]')).length;
+}
+
+async function main(): Promise<void> {
+  const opt = options(process.argv.slice(2));
+  const started = Date.now();
+  const size = opt.quick ? QUICK : FULL;
+  const db = await openBenchDatabase(log);
+  const procs: Proc[] = [];
+  const cleanup = async () => {
+    for (const p of procs.reverse()) await p.stop().catch(() => undefined);
+    await db.close().catch((e) => log(`cleanup: ${e}`));
+  };
+  try {
+    // The server migrates the empty database (MIGRATE on), then the data is seeded under it.
+    const server = await startApiServer(db.serverEnv);
+    procs.push(server);
+    log(`server pid ${server.pid} on port ${server.port} (${db.mode})`);
+    const { big, small } = await seed(db.url, size, log);
+
+    const poolMax = Number(process.env.DB_POOL_MAX || 10);
+    const baseline = await startBaseline(db.url, poolMax);
+    procs.push(baseline);
+    const pgl = await startPostGraphile(db.url, poolMax);
+    procs.push(pgl);
+    log(`baseline on ${baseline.port}, PostGraphile on ${pgl.port}`);
+
+    const S = `http://127.0.0.1:${server.port}`;
+    const B = `http://127.0.0.1:${baseline.port}`;
+    const P = `http://127.0.0.1:${pgl.port}`;
+
+    // Fixtures: ids to read, search terms, jobs to invoice.
+    const pgc = new Client({ connectionString: db.url });
+    await pgc.connect();
+    const ids = (await pgc.query(`select uuid from customers where company_uuid = $1 order by md5(uuid::text) limit 200`, [big.companyUuid])).rows.map((r) => r.uuid as string);
+    const jobsOf = async (t: Tenant, n: number) =>
+      (
+        await pgc.query(
+          `select j.uuid, j.customer_uuid from jobs j where j.company_uuid = $1 and not exists (select 1 from invoices i where i.job_uuid = j.uuid) order by j.created_at desc limit $2`,
+          [t.companyUuid, n],
+        )
+      ).rows as { uuid: string; customer_uuid: string }[];
+    const bigJobs = await jobsOf(big, 200);
+    const smallJobs = (await Promise.all(small.map(async (t) => (await jobsOf(t, 4)).map((j) => ({ t, j }))))).flat();
+    const photoJob = (await jobsOf(big, 1))[0];
+    await pgc.end();
+    const terms = ['smith', 'garcia', 'mary.j', 'holdings', 'inbox.example', '555', 'nguyen', 'peterson'];
+
+    const K = big.key;
+    const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
+      JSON.stringify({
+        job_uuid: j.uuid,
+        customer_uuid: j.customer_uuid,
+        due_date: '2027-01-31',
+        line_items: [
+          { description: 'Labor', quantity: 2, unit_price: 85, tax_rate: 0 },
+          { description: 'Parts', quantity: 1, unit_price: 42.5, tax_rate: 8.25 },
+        ],
+        terms: 'Net 30',
+      });
+    const gqlBody = (limit: number) => JSON.stringify({ query: GQL_INVOICES, variables: { limit } });
+    const pglBody = (limit: number) => JSON.stringify({ query: PGL_INVOICES, variables: { limit, company: big.companyUuid } });
+
+    interface Scenario {
+      id: string;
+      label: string;
+      variants: LoadVariant[];
+      baseline?: boolean;
+      /** Only the keys are compared with the baseline (records created anew). */
+      compareKeys?: boolean;
+    }
+    const lastPage = Math.max(1, Math.min(2000, Math.ceil(size.bigCustomers / 50)));
+    const scenarios: Scenario[] = [
+      { id: 'customer_list', label: 'REST customer list (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(K) }], baseline: true },
+      { id: 'customer_get', label: 'REST customer get', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(K) })), baseline: true },
+      { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true },
+      { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true },
+      { id: 'invoice_list', label: 'REST invoice list + customer (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50', headers: auth(K) }], baseline: true },
+      { id: 'graphql_invoices', label: 'GraphQL 100 invoices + customer + payments', variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: gqlBody(100) }], baseline: true },
+      { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }], baseline: true, compareKeys: true },
+      { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })) },
+      { id: 'invoice_create_many', label: `REST invoice create, ${small.length} companies`, variants: smallJobs.map(({ t, j }) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(t.key), body: invoiceBody(j) })) },
+    ];
+
+    // The bodies must be the same before their speeds may be compared.
+    const sameJson: Record<string, boolean> = {};
+    for (const s of scenarios.filter((x) => x.baseline)) {
+      const v = s.variants[0];
+      const init = { method: v.method ?? 'GET', headers: v.headers, body: v.body };
+      const [a, b] = [await fetchJson(S + v.path, init), await fetchJson(B + v.path, init)];
+      if (a.status !== 200) throw new Error(`${s.label}: server answered ${a.status} ${JSON.stringify(a.body).slice(0, 400)}`);
+      delete a.body.extensions;
+      sameJson[s.id] = s.compareKeys ? JSON.stringify(Object.keys(a.body.data)) === JSON.stringify(Object.keys(b.body.data ?? {})) : JSON.stringify(a.body) === JSON.stringify(b.body);
+      if (!sameJson[s.id]) log(`${s.label}: baseline JSON differs from the server's\n server:   ${JSON.stringify(a.body).slice(0, 600)}\n baseline: ${JSON.stringify(b.body).slice(0, 600)}`);
+    }
+    const pglCheck = await fetchJson(P + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglBody(100) });
+    if (pglCheck.status !== 200 || pglCheck.body.errors) throw new Error(`PostGraphile query failed: ${JSON.stringify(pglCheck.body).slice(0, 1000)}`);
+    const serverGql = await fetchJson(S + '/graphql', { method: 'POST', headers: json(K), body: gqlBody(100) });
+    const sameRows = JSON.stringify(serverGql.body.data.invoices.items.map((i: any) => [i.uuid, i.payments.length])) ===
+      JSON.stringify(pglCheck.body.data.allInvoices.nodes.map((i: any) => [i.uuid, i.paymentsByInvoiceUuid.nodes.length]));
+    if (!sameRows) log('PostGraphile returned other invoices or payments than the server');
+
+    // SQL statements of the GraphQL page at two page sizes, counted from a server with DEBUG_SQL=1.
+    const counter = await startApiServer({ ...db.serverEnv, MIGRATE: 'false', DEBUG_SQL: '1' }, 'sql-counter');
+    procs.push(counter);
+    const C = `http://127.0.0.1:${counter.port}`;
+    await statementsOf(counter, C + '/graphql', { method: 'POST', headers: json(K), body: gqlBody(1) }); // warm-up (metadata)
+    const statements = {
+      small: { limit: 10, count: await statementsOf(counter, C + '/graphql', { method: 'POST', headers: json(K), body: gqlBody(10) }) },
+      large: { limit: 100, count: await statementsOf(counter, C + '/graphql', { method: 'POST', headers: json(K), body: gqlBody(100) }) },
+    };
+    await counter.stop();
+    procs.splice(procs.indexOf(counter), 1);
+
+    const run = async (url: string, variants: LoadVariant[], pid: number | null, extra: Partial<LoadJob> = {}) => {
+      const base: LoadJob = { url, variants, connections: opt.connections, durationSeconds: opt.duration, ...extra };
+      if (!opt.quick && !extra.amount) await load({ ...base, durationSeconds: 2 }); // warm-up: JIT, pools, caches
+      const rss = pid ? sampleRss(pid) : null;
+      const r = await load(base);
+      const mem = rss?.stop();
+      return { ...r, rssMax: mem?.max ?? null, rssBefore: mem?.first ?? null };
+    };
+
+    const rows: Row[] = [];
+    for (const s of scenarios) {
+      log(`${s.label}…`);
+      const r = await run(S, s.variants, server.pid);
+      const b = s.baseline ? await run(B, s.variants, null) : null;
+      rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null });
+    }
+    log('PostGraphile 5, the same GraphQL page…');
+    const pglResult = await run(P, [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: pglBody(100) }], pgl.pid);
+    rows.push({ id: 'postgraphile_invoices', label: 'PostGraphile 5: 100 invoices + customer + payments', result: pglResult, baseline: null, sameJson: null });
+
+    // A 15 MiB photo, one request at a time: the RSS rise over the RSS before the uploads.
+    log('photo upload 15 MiB…');
+    const upload = uploadBody(db.dataDir, 15 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = rssOf(server.pid);
+    const up = await run(S, [{ method: 'POST', path: `/api/v1/jobs/${photoJob.uuid}/photos`, headers: { ...auth(K), 'content-type': upload.contentType }, bodyFile: upload.file }], server.pid, {
+      connections: 1,
+      amount: opt.quick ? 2 : 6,
+      durationSeconds: undefined,
+    });
+    rows.push({ id: 'photo_upload', label: 'REST photo upload, 15 MiB file', result: up, baseline: null, sameJson: null, rssRise: (up.rssMax ?? idle) - idle });
+
+    const report: Report = {
+      mode: db.mode,
+      quick: opt.quick,
+      durationSeconds: opt.duration,
+      connections: opt.connections,
+      seed: size,
+      rows,
+      statements,
+      postgraphileSameRows: sameRows,
+      uploadBytes: 15 * 1024 * 1024,
+      elapsedSeconds: (Date.now() - started) / 1000,
+    };
+    printReport(report, (line) => process.stdout.write(line + '\n'));
+    if (opt.json) fs.writeFileSync(opt.json, JSON.stringify(report, null, 2));
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench failed: ${String(e?.stack ?? e)}\n`);
+    process.exit(1);
+  },
+);
