@@ -9,6 +9,12 @@ import { LocationCreateInput } from '../modules/location/location.inputs';
 import { locationService } from '../modules/location/location.service';
 import { CustomerType } from '../modules/customer/customer.entity';
 
+import { EstimateSelectedTier } from '../modules/estimate/estimate.entity';
+import { EstimateCreateInput } from '../modules/estimate/estimate.inputs';
+import { estimateService } from '../modules/estimate/estimate.service';
+import { TemplateCreateInput } from '../modules/template/template.inputs';
+import { templateService } from '../modules/template/template.service';
+import { TemplatePricingType } from '../modules/template/template.entity';
 const SEED_LOCK = 7_246_002;
 
 const input = <T>(cls: new () => T, values: Partial<T>): T => Object.assign(new cls() as object, values) as T;
@@ -28,6 +34,35 @@ export const demoSteps: Array<(ctx: RequestContext, made: Record<string, any>) =
     ]) {
       made.customers.push(await customerService.create(ctx, input(CustomerCreateInput, { ...c, primaryServiceLocationUuid: made.location.uuid })));
     }
+  },
+  // A priced template and an estimate from it (linked to the demo job when one was made first).
+  async (ctx, made) => {
+    made.template = await templateService.create(
+      ctx,
+      input(TemplateCreateInput, {
+        name: 'Water heater replacement',
+        pricingType: TemplatePricingType.TIERED,
+        tiers: { good: 1450, better: 1875, best: 2600 },
+        addons: [
+          { id: 'haul-away', name: 'Haul away old unit', price: 95 },
+          { id: 'expansion-tank', name: 'Expansion tank', price: 180 },
+        ],
+        taxRate: 6.25,
+      }),
+    );
+    const job = made.job && made.job.customerUuid === made.customers[0].uuid ? made.job : null;
+    made.estimate = await estimateService.create(
+      ctx,
+      input(EstimateCreateInput, {
+        customerUuid: made.customers[0].uuid,
+        templateUuid: made.template.uuid,
+        jobUuid: job?.uuid ?? null,
+        locationUuid: made.location.uuid,
+        selectedTier: EstimateSelectedTier.BETTER,
+        selectedAddons: ['haul-away'],
+        serviceDescription: 'Replace 50 gal gas water heater',
+      }),
+    );
   },
 ];
 
