@@ -45,7 +45,7 @@ export function cleanFileName(name: string | null | undefined): string | null {
  * Streams one upload to a staging file, counting bytes and keeping only the first few KiB to judge
  * the type. Refuses (400) oversized, empty and non-image files, leaving nothing behind.
  */
-export async function stageFile(source: Readable, o: { dir: string; field: string; fileName: string | null | undefined; maxBytes: number }): Promise<StagedFile> {
+export async function stageFile(source: Readable | (() => Readable), o: { dir: string; field: string; fileName: string | null | undefined; maxBytes: number }): Promise<StagedFile> {
   await fs.mkdir(o.dir, { recursive: true });
   const target = path.join(o.dir, randomUUID());
   let size = 0;
@@ -67,7 +67,8 @@ export async function stageFile(source: Readable, o: { dir: string; field: strin
   const tooLarge = () => AppError.field(o.field, `is larger than the limit of ${o.maxBytes} bytes`);
   try {
     try {
-      await pipeline(source, counter, createWriteStream(target, { flags: 'wx' }));
+      // A function opens the stream here, where its errors (graphql-upload's 413) are handled.
+      await pipeline(typeof source === 'function' ? source() : source, counter, createWriteStream(target, { flags: 'wx' }));
     } catch (err) {
       // graphql-upload ends an oversized file's stream with a 413 error.
       if ((err as { status?: number }).status === 413) throw tooLarge();

@@ -27,7 +27,7 @@ function graphqlUploadSource(files: Array<Promise<FileUpload>>, args: PhotoUploa
           // The Upload scalar resolves to a promise of the file once its part arrives.
           const upload = await files[i];
           if (!upload) throw AppError.field(`files[${i}]`, 'is not a file');
-          staged.push(await stageFile(upload.createReadStream(), { dir: stagingDir(), field: `files[${i}]`, fileName: upload.filename, maxBytes: storageSettings().maxPhotoBytes }));
+          staged.push(await stageFile(() => upload.createReadStream(), { dir: stagingDir(), field: `files[${i}]`, fileName: upload.filename, maxBytes: storageSettings().maxPhotoBytes }));
         }
       } catch (err) {
         await discardStaged(staged);
