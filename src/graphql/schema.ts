@@ -6,14 +6,16 @@ import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';
 import { CustomerJobsResolver, JobResolver } from '../modules/job/job.resolver';
 import { JobPhotoResolver } from '../modules/job-photo/job-photo.resolver';
+import { CustomerInvoicesResolver, InvoiceResolver, JobInvoicesResolver } from '../modules/invoice/invoice.resolver';
 import { LocationResolver } from '../modules/location/location.resolver';
+import { PaymentResolver } from '../modules/payment/payment.resolver';
 import { EstimateResolver } from '../modules/estimate/estimate.resolver';
 import { NumberingResolver } from '../modules/numbering/numbering.resolver';
 import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, TemplateResolver, EstimateResolver, NumberingResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, TemplateResolver, EstimateResolver, NumberingResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver];
 
 let cached: GraphQLSchema | undefined;
 

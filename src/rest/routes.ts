@@ -11,9 +11,16 @@ import { JobPhoto } from '../modules/job-photo/job-photo.entity';
 import { PhotoListArgs, PhotoUploadResult } from '../modules/job-photo/job-photo.inputs';
 import { PHOTO_MULTIPART_FIELDS, restUploadSource } from '../modules/job-photo/job-photo.rest';
 import { jobPhotoService } from '../modules/job-photo/job-photo.service';
+import { Invoice } from '../modules/invoice/invoice.entity';
+import { InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceUpdateInput } from '../modules/invoice/invoice.inputs';
+import { invoiceEmbeds, invoiceListEmbeds, paymentEmbeds, paymentListEmbeds } from '../modules/invoice/invoice.rest';
+import { invoiceService } from '../modules/invoice/invoice.service';
 import { Location } from '../modules/location/location.entity';
 import { LocationCreateInput, LocationUpdateInput } from '../modules/location/location.inputs';
 import { locationService } from '../modules/location/location.service';
+import { Payment } from '../modules/payment/payment.entity';
+import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from '../modules/payment/payment.inputs';
+import { paymentService } from '../modules/payment/payment.service';
 import { User } from '../modules/user/user.entity';
 import { userService } from '../modules/user/user.service';
 import { Estimate } from '../modules/estimate/estimate.entity';
@@ -63,6 +70,19 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/locations', summary: 'Create a location', body: LocationCreateInput, output: Location, creates: true, call: (ctx, a) => locationService.create(ctx, a.body) },
   { method: 'PUT', path: '/locations/:uuid', summary: 'Update a location', body: LocationUpdateInput, output: Location, call: (ctx, a) => locationService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/locations/:uuid', summary: 'Delete a location (not the primary one)', output: DeleteResult, call: (ctx, a) => locationService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: invoiceListEmbeds, call: (ctx, a) => invoiceService.list(ctx, a.query) },
+  { method: 'GET', path: '/invoices/:uuid', summary: 'Get an invoice with customer, job, estimate and location', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/invoices/preview', summary: 'Invoice totals without creating (dry run)', body: InvoicePreviewInput, output: InvoicePreview, call: (ctx, a) => invoiceService.preview(ctx, a.body) },
+  { method: 'POST', path: '/invoices', summary: 'Create an invoice from a job', body: InvoiceCreateInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => invoiceService.create(ctx, a.body) },
+  { method: 'PUT', path: '/invoices/:uuid', summary: 'Update an invoice (amounts recomputed)', body: InvoiceUpdateInput, output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/invoices/:uuid', summary: 'Delete an invoice (not one with Completed payments)', output: DeleteResult, call: (ctx, a) => invoiceService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/payments', summary: 'List payments', plural: 'payments', query: PaymentListArgs, output: Payment, embed: paymentListEmbeds, call: (ctx, a) => paymentService.list(ctx, a.query) },
+  { method: 'GET', path: '/payments/:uuid', summary: 'Get a payment with invoice and customer', output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/payments', summary: 'Record a payment on an invoice', body: PaymentCreateInput, output: Payment, embed: paymentEmbeds, creates: true, call: (ctx, a) => paymentService.create(ctx, a.body) },
+  { method: 'PUT', path: '/payments/:uuid', summary: 'Update a payment (the invoice balance follows)', body: PaymentUpdateInput, output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/payments/:uuid', summary: 'Delete a payment (the invoice balance follows)', output: DeleteResult, call: (ctx, a) => paymentService.remove(ctx, a.params.uuid) },
 
   { method: 'GET', path: '/templates', summary: 'List estimate templates', plural: 'templates', query: ListArgs, output: Template, call: (ctx, a) => templateService.list(ctx, a.query) },
   { method: 'GET', path: '/templates/:uuid', summary: 'Get an estimate template', output: Template, call: (ctx, a) => templateService.get(ctx, a.params.uuid) },

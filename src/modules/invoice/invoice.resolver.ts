@@ -1,0 +1,70 @@
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { CrudResolver } from '../../graphql/crud-resolver';
+import { Customer } from '../customer/customer.entity';
+import { Estimate } from '../estimate/estimate.entity';
+import { Job } from '../job/job.entity';
+import { relationLimit } from '../job/job.resolver';
+import { Location } from '../location/location.entity';
+import { Payment } from '../payment/payment.entity';
+import { Invoice } from './invoice.entity';
+import { InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceUpdateInput } from './invoice.inputs';
+import { invoiceService } from './invoice.service';
+
+@Resolver(() => Invoice)
+export class InvoiceResolver extends CrudResolver({
+  entity: Invoice,
+  single: 'invoice',
+  plural: 'invoices',
+  service: invoiceService,
+  create: InvoiceCreateInput,
+  update: InvoiceUpdateInput,
+  listArgs: InvoiceListArgs,
+}) {
+  @Query(() => InvoicePreview, { description: 'Totals without creating (dry run)' })
+  previewInvoice(@Ctx() ctx: RequestContext, @Arg('input', () => InvoicePreviewInput) input: InvoicePreviewInput): Promise<InvoicePreview> {
+    return invoiceService.preview(ctx, input);
+  }
+
+  @FieldResolver(() => Customer, { nullable: true })
+  customer(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+    return ctx.loaders.one(Customer, invoice.customerUuid);
+  }
+
+  @FieldResolver(() => Job, { nullable: true })
+  job(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Job | null> {
+    return ctx.loaders.one(Job, invoice.jobUuid);
+  }
+
+  @FieldResolver(() => Estimate, { nullable: true })
+  estimate(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Estimate | null> {
+    return ctx.loaders.one(Estimate, invoice.estimateUuid);
+  }
+
+  @FieldResolver(() => Location, { nullable: true })
+  location(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Location | null> {
+    return ctx.loaders.one(Location, invoice.locationUuid);
+  }
+
+  @FieldResolver(() => [Payment], { description: 'Payments that are not deleted, newest first' })
+  payments(@Root() invoice: Invoice, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Payment[]> {
+    return ctx.loaders.children(Payment, 'invoice', invoice.uuid, relationLimit(limit));
+  }
+}
+
+// Customer.invoices and Job.invoices live with the invoices, so those modules do not depend on this one.
+@Resolver(() => Customer)
+export class CustomerInvoicesResolver {
+  @FieldResolver(() => [Invoice])
+  invoices(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Invoice[]> {
+    return ctx.loaders.children(Invoice, 'customer', customer.uuid, relationLimit(limit));
+  }
+}
+
+@Resolver(() => Job)
+export class JobInvoicesResolver {
+  @FieldResolver(() => [Invoice])
+  invoices(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Invoice[]> {
+    return ctx.loaders.children(Invoice, 'job', job.uuid, relationLimit(limit));
+  }
+}

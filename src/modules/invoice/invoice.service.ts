@@ -1,0 +1,255 @@
+import type { RequestContext } from '../../core/context';
+import { companyToday } from '../../core/company-time';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
+import { fromCents, toCents } from '../../core/money';
+import { AppError, ErrorDetail } from '../../errors/app-error';
+import { Customer } from '../customer/customer.entity';
+import { Estimate } from '../estimate/estimate.entity';
+import { Job, JobStatus } from '../job/job.entity';
+import { setJobStatus } from '../job/job.service';
+import { Location } from '../location/location.entity';
+import { registerNumberedKind, numberingService } from '../numbering/numbering.service';
+import { completedSum, lockInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
+import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
+import { computeTotals, LineIn, Totals } from './invoice-totals';
+import { recordMarkedPaid } from './marked-paid';
+
+registerNumberedKind('invoice', { table: 'invoices', column: 'invoice_number' });
+
+const refs: RefSpec[] = [
+  { field: 'customerUuid', relation: 'customer', entity: Customer, label: 'customer' },
+  { field: 'jobUuid', relation: 'job', entity: Job, label: 'job' },
+  { field: 'estimateUuid', relation: 'estimate', entity: Estimate, label: 'estimate' },
+  { field: 'locationUuid', relation: 'location', entity: Location, label: 'location' },
+];
+// Copied by hand: amounts go through the totals function, status through its rules.
+const SPECIAL = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount', 'status', 'progressPercentage'];
+const cents = (v: number | null | undefined) => (v === undefined || v === null ? v : toCents(v));
+const AMOUNT_FIELDS = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount'] as const;
+
+/** 'Progress' needs a percentage; any other type refuses one (checked on the merged record). */
+function progressOf(type: InvoiceType, sent: number | null | undefined, stored: number | null): number | null {
+  // Switching away from 'Progress' drops the stored percentage unless one is sent.
+  const p = sent !== undefined ? sent : type === InvoiceType.PROGRESS ? stored : null;
+  if (type === InvoiceType.PROGRESS && p === null) throw AppError.field('progressPercentage', "is required for 'Progress' invoices");
+  if (type !== InvoiceType.PROGRESS && p !== null) throw AppError.field('progressPercentage', "is only for 'Progress' invoices");
+  return p;
+}
+
+const jobAmount = (job: Job | null) => (job ? (job.actualAmountCents ?? job.estimatedAmountCents) : null);
+const linesIn = (items: InvoiceAmountsInput['lineItems']): LineIn[] | null | undefined =>
+  items?.map((l) => ({ description: l.description, quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, taxRate: l.taxRate }));
+const storedLinesIn = (items: InvoiceLineItem[] | null): LineIn[] | null =>
+  items?.map((l) => ({ description: l.description, quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, taxRate: l.taxRate })) ?? null;
+const linesOut = (t: Totals): InvoiceLineItem[] =>
+  t.lines.map((l) =>
+    Object.assign(new InvoiceLineItem(), {
+      description: l.description,
+      quantity: l.quantity,
+      unitPrice: fromCents(l.unitPriceCents),
+      lineTotal: fromCents(l.lineTotalCents),
+      taxRate: l.taxRate,
+      taxAmount: fromCents(l.taxCents),
+    }),
+  );
+
+/** Computed line amounts sent back (GET → edit → PUT) must match the computation. */
+function checkSentLines(items: InvoiceAmountsInput['lineItems'], t: Totals): void {
+  const details: ErrorDetail[] = [];
+  items?.forEach((l, i) => {
+    const line = t.lines[i];
+    if (l.lineTotal !== undefined && toCents(l.lineTotal) !== line.lineTotalCents) details.push({ field: `lineItems[${i}].lineTotal`, message: `lineItems[${i}].lineTotal is computed: quantity × unit_price is ${fromCents(line.lineTotalCents)}` });
+    if (l.taxAmount !== undefined && toCents(l.taxAmount) !== line.taxCents) details.push({ field: `lineItems[${i}].taxAmount`, message: `lineItems[${i}].taxAmount is computed: line_total × tax_rate % is ${fromCents(line.taxCents)}` });
+  });
+  if (details.length) throw AppError.validation(details);
+}
+
+function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
+  invoice.lineItems = hadLines ? linesOut(t) : null;
+  invoice.subtotalCents = t.subtotalCents;
+  invoice.taxAmountCents = t.taxCents;
+  invoice.discountAmountCents = t.discountCents;
+  invoice.totalAmountCents = t.totalCents;
+}
+
+const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, invoice.job.uuid, { filters: false }) : Promise.resolve(null));
+
+/** The job, customer and estimate of an invoice must agree (DECISIONS §8). */
+async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void> {
+  const job = await loadJob(tx, invoice);
+  if (job && job.customer.uuid !== invoice.customer.uuid) throw AppError.field('customerUuid', "must be the job's customer");
+  if (invoice.estimate) {
+    const estimate = await tx.em.findOneOrFail(Estimate, invoice.estimate.uuid, { filters: false });
+    if (estimate.customer.uuid !== invoice.customer.uuid) throw AppError.field('estimateUuid', "must be an estimate of the invoice's customer");
+  }
+  if (invoice.dueDate < invoice.issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
+}
+
+/** A job being invoiced becomes 'Invoiced' (sets invoiced_at) unless it is already 'Complete'. */
+async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<void> {
+  const job = await loadJob(tx, invoice);
+  if (job && job.status !== JobStatus.COMPLETE) setJobStatus(job, JobStatus.INVOICED);
+}
+
+export const invoiceService = {
+  list(ctx: RequestContext, args: InvoiceListArgs) {
+    return listPage(ctx, Invoice, args, (qb) => {
+      const statuses = args.status ?? [];
+      if (statuses.length && !statuses.includes(InvoiceStatusFilter.ALL)) {
+        // The same overdue rule as reads: Pending, past due in the company's today, with a balance.
+        const overdue = `(e.status = 'Pending' and e.balance_amount > 0 and e.due_date < ${companyTodaySql('e')})`;
+        const parts = statuses.map((s) =>
+          s === InvoiceStatusFilter.OVERDUE ? overdue : s === InvoiceStatusFilter.PENDING ? `(e.status = 'Pending' and not ${overdue})` : `e.status = '${s}'`,
+        );
+        qb.andWhere(`(${parts.join(' or ')})`);
+      }
+      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
+      if (args.jobUuid) qb.andWhere({ job: args.jobUuid });
+      if (args.search) qb.andWhere(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
+    });
+  },
+
+  get(ctx: RequestContext, uuid: string) {
+    return findActive(ctx, Invoice, uuid, 'Invoice');
+  },
+
+  async preview(ctx: RequestContext, input: InvoicePreviewInput): Promise<InvoicePreview> {
+    const job = input.jobUuid ? await resolveRef(ctx, Job, input.jobUuid, 'jobUuid', 'job') : null;
+    const progress = progressOf(input.invoiceType ?? InvoiceType.FULL, input.progressPercentage, null);
+    const t = computeTotals({
+      lineItems: linesIn(input.lineItems),
+      subtotalCents: cents(input.subtotal),
+      taxCents: cents(input.taxAmount),
+      discountCents: cents(input.discountAmount),
+      jobAmountCents: jobAmount(job),
+      progressPercentage: progress,
+    });
+    checkSentLines(input.lineItems, t);
+    return {
+      preview: {
+        subtotal: fromCents(t.subtotalCents),
+        taxAmount: fromCents(t.taxCents),
+        discountAmount: fromCents(t.discountCents),
+        totalAmount: fromCents(t.totalCents),
+        balanceAmount: fromCents(t.totalCents),
+      },
+      breakdown: { lineItems: linesOut(t) },
+    };
+  },
+
+  async create(ctx: RequestContext, input: InvoiceCreateInput) {
+    const status = input.status ?? InvoiceStatus.PENDING;
+    if (status !== InvoiceStatus.PENDING && status !== InvoiceStatus.DRAFT) throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = new Invoice();
+      invoice.company = ctx.company;
+      await applyInput(tx, invoice, input, refs, SPECIAL);
+      invoice.companyToday = await companyToday(tx);
+      invoice.issueDate ??= invoice.companyToday;
+      await checkParties(tx, invoice);
+      invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, null);
+      const lines = linesIn(input.lineItems);
+      const t = computeTotals({
+        lineItems: lines,
+        subtotalCents: cents(input.subtotal),
+        taxCents: cents(input.taxAmount),
+        discountCents: cents(input.discountAmount),
+        jobAmountCents: jobAmount(invoice.job),
+        progressPercentage: invoice.progressPercentage,
+      });
+      checkSentLines(input.lineItems, t);
+      applyTotals(invoice, t, !!lines?.length);
+      invoice.storedStatus = status;
+      settle(invoice, 0);
+      // Inside the transaction: the settings row stays locked until commit; a failed create uses no number.
+      invoice.invoiceNumber = await numberingService.assign(tx, 'invoice');
+      if (status !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
+      em.persist(invoice);
+      await em.flush();
+      await syncJobPaidAt(tx, invoice.jobUuid);
+      return invoice;
+    });
+  },
+
+  async update(ctx: RequestContext, uuid: string, input: InvoiceUpdateInput) {
+    const current = await this.get(ctx, uuid);
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = await lockInvoice(tx, current.uuid, 'uuid');
+      if (invoice.deletedAt) throw AppError.notFound('Invoice');
+      const oldJob = invoice.jobUuid;
+      const wasDraft = invoice.storedStatus === InvoiceStatus.DRAFT;
+      const readAs = invoice.status;
+      const paid = await completedSum(tx, invoice.uuid);
+      await applyInput(tx, invoice, input, refs, SPECIAL);
+      if (input.jobUuid !== undefined || input.customerUuid !== undefined || input.estimateUuid !== undefined || input.dueDate !== undefined || input.issueDate !== undefined) {
+        await checkParties(tx, invoice);
+      }
+      invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, invoice.progressPercentage);
+      // Amounts are recomputed when line items or amounts change; otherwise they stay as stored.
+      if (AMOUNT_FIELDS.some((f) => input[f] !== undefined)) {
+        const lines = input.lineItems !== undefined ? linesIn(input.lineItems) : storedLinesIn(invoice.lineItems);
+        const t = computeTotals({
+          lineItems: lines,
+          subtotalCents: input.subtotal !== undefined ? cents(input.subtotal) : lines?.length ? null : invoice.subtotalCents,
+          taxCents: input.taxAmount !== undefined ? cents(input.taxAmount) : input.lineItems !== undefined ? null : invoice.taxAmountCents,
+          discountCents: input.discountAmount !== undefined ? cents(input.discountAmount) : invoice.discountAmountCents,
+          jobAmountCents: jobAmount(await loadJob(tx, invoice)),
+          progressPercentage: invoice.progressPercentage,
+        });
+        checkSentLines(input.lineItems, t);
+        if (t.totalCents < paid) throw AppError.field('totalAmount', `would fall below paid_amount (${fromCents(paid).toFixed(2)})`);
+        applyTotals(invoice, t, !!lines?.length);
+      }
+      settle(invoice, paid);
+      // The status a GET showed, sent back unchanged, is no request to change it (GET → edit → PUT).
+      await applyStatus(tx, invoice, input.status === readAs ? undefined : input.status, paid);
+      if (wasDraft && invoice.storedStatus !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
+      await syncInvoice(tx, invoice);
+      if (oldJob && oldJob !== invoice.jobUuid) await syncJobPaidAt(tx, oldJob);
+      return invoice;
+    });
+  },
+
+  async remove(ctx: RequestContext, uuid: string) {
+    const current = await this.get(ctx, uuid);
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = await lockInvoice(tx, current.uuid, 'uuid');
+      if (invoice.deletedAt) throw AppError.notFound('Invoice');
+      if ((await completedSum(tx, invoice.uuid)) > 0) {
+        throw AppError.field('uuid', 'has Completed payments: refund or delete them before deleting the invoice');
+      }
+      invoice.deletedAt = new Date();
+      await em.flush();
+      await syncJobPaidAt(tx, invoice.jobUuid);
+      return { message: 'Invoice deleted' };
+    });
+  },
+};
+
+/** Status set by hand (DECISIONS §8). `paid` is the Completed sum before this change. */
+async function applyStatus(tx: RequestContext, invoice: Invoice, status: InvoiceStatus | undefined, paid: number): Promise<void> {
+  if (status === undefined) return;
+  const fullyPaid = invoice.totalAmountCents > 0 && invoice.balanceAmountCents === 0;
+  switch (status) {
+    case InvoiceStatus.OVERDUE:
+      throw AppError.field('status', "cannot be set to 'Overdue': it follows from due_date and the balance");
+    case InvoiceStatus.DRAFT:
+      // A draft takes no payments, so an invoice with payments cannot go back to draft.
+      if (paid > 0) throw AppError.field('status', "cannot be 'Draft': the invoice has Completed payments");
+      invoice.storedStatus = InvoiceStatus.DRAFT;
+      return;
+    case InvoiceStatus.PENDING:
+      if (fullyPaid) throw AppError.field('status', "cannot be 'Pending': the invoice is fully paid (refund or delete a payment instead)");
+      invoice.storedStatus = InvoiceStatus.PENDING;
+      return;
+    case InvoiceStatus.PAID:
+      invoice.storedStatus = InvoiceStatus.PAID;
+      // The ledger stays whole: marking paid records a Completed payment of the balance.
+      if (invoice.balanceAmountCents > 0) await recordMarkedPaid(tx, invoice);
+      return;
+  }
+}

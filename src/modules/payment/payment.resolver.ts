@@ -1,0 +1,35 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../core/context';
+import { CrudResolver } from '../../graphql/crud-resolver';
+import { Customer } from '../customer/customer.entity';
+import { Invoice } from '../invoice/invoice.entity';
+import { User } from '../user/user.entity';
+import { Payment } from './payment.entity';
+import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
+import { paymentService } from './payment.service';
+
+@Resolver(() => Payment)
+export class PaymentResolver extends CrudResolver({
+  entity: Payment,
+  single: 'payment',
+  plural: 'payments',
+  service: paymentService,
+  create: PaymentCreateInput,
+  update: PaymentUpdateInput,
+  listArgs: PaymentListArgs,
+}) {
+  @FieldResolver(() => Invoice, { nullable: true })
+  invoice(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<Invoice | null> {
+    return ctx.loaders.one(Invoice, payment.invoiceUuid);
+  }
+
+  @FieldResolver(() => Customer, { nullable: true })
+  customer(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+    return ctx.loaders.one(Customer, payment.customerUuid);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  createdBy(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<User | null> {
+    return ctx.loaders.one(User, payment.createdByUserId);
+  }
+}

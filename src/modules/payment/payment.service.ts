@@ -1,0 +1,117 @@
+import type { RequestContext } from '../../core/context';
+import { applyInput, findActive, listPage, nextSequence } from '../../core/crud';
+import { fromCents, toCents } from '../../core/money';
+import { AppError } from '../../errors/app-error';
+import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balance';
+import { Invoice, InvoiceStatus } from '../invoice/invoice.entity';
+import { Payment, PaymentStatus } from './payment.entity';
+import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
+
+// Copied by hand: money arrives in dollars; status has side effects; the invoice is fixed.
+const SPECIAL = ['invoiceUuid', 'amount', 'processingFee', 'status'];
+
+/** A payment may be taken only on a live invoice that is not a draft (DECISIONS §9). */
+function checkPayable(invoice: Invoice): void {
+  if (invoice.deletedAt) throw AppError.field('invoiceUuid', 'does not match any invoice of this company');
+  if (invoice.storedStatus === InvoiceStatus.DRAFT) throw AppError.field('invoiceUuid', 'is a draft invoice: send it (status Pending) before taking payments');
+}
+
+/** Completed payments may not take the invoice above its total. */
+async function checkWithinTotal(tx: RequestContext, invoice: Invoice, payment: Payment): Promise<void> {
+  if (payment.status !== PaymentStatus.COMPLETED) return;
+  const others = await completedSum(tx, invoice.uuid, payment.uuid);
+  if (others + payment.amountCents > invoice.totalAmountCents) {
+    const balance = fromCents(invoice.totalAmountCents - others).toFixed(2);
+    throw AppError.field('amount', `amount exceeds invoice balance (${balance})`);
+  }
+}
+
+function applyMoney(payment: Payment, input: PaymentCreateInput | PaymentUpdateInput): void {
+  if (input.amount !== undefined) payment.amountCents = toCents(input.amount)!;
+  if (input.processingFee !== undefined) payment.processingFeeCents = toCents(input.processingFee)!;
+  // Checked on the merged record: net_amount never goes below 0.
+  if (payment.processingFeeCents > payment.amountCents) {
+    throw AppError.field(input.processingFee !== undefined ? 'processingFee' : 'amount', 'is out of range: processing_fee must not exceed amount');
+  }
+}
+
+function applyStatus(payment: Payment, status: PaymentStatus | undefined, processedAtSent: boolean): void {
+  if (status !== undefined) payment.status = status;
+  // A sent processed_at beats the automatic one.
+  if (payment.status === PaymentStatus.COMPLETED && !processedAtSent) payment.processedAt ??= new Date();
+}
+
+export const paymentService = {
+  list(ctx: RequestContext, args: PaymentListArgs) {
+    return listPage(ctx, Payment, args, (qb) => {
+      if (args.invoiceUuid) qb.andWhere({ invoice: args.invoiceUuid });
+      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
+      if (args.paymentType?.length) qb.andWhere({ paymentType: { $in: args.paymentType } });
+      if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
+    });
+  },
+
+  get(ctx: RequestContext, uuid: string) {
+    return findActive(ctx, Payment, uuid, 'Payment');
+  },
+
+  async create(ctx: RequestContext, input: PaymentCreateInput) {
+    const status = input.status ?? PaymentStatus.COMPLETED;
+    if (status !== PaymentStatus.COMPLETED && status !== PaymentStatus.PENDING) throw AppError.field('status', "must be 'Completed' or 'Pending' on create");
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      // The invoice row lock serialises every payment change on this invoice.
+      const invoice = await lockInvoice(tx, input.invoiceUuid);
+      checkPayable(invoice);
+      const payment = new Payment();
+      payment.company = ctx.company;
+      payment.invoice = invoice;
+      payment.customer = invoice.customer;
+      payment.createdBy = ctx.user;
+      await applyInput(tx, payment, input, [], SPECIAL);
+      applyMoney(payment, input);
+      applyStatus(payment, status, input.processedAt !== undefined);
+      await checkWithinTotal(tx, invoice, payment);
+      payment.paymentNumber = String(await nextSequence(tx, 'payment_number'));
+      em.persist(payment);
+      await syncInvoice(tx, invoice);
+      return payment;
+    });
+  },
+
+  async update(ctx: RequestContext, uuid: string, input: PaymentUpdateInput) {
+    const current = await this.get(ctx, uuid);
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = await lockInvoice(tx, current.invoiceUuid);
+      // Re-read under the invoice lock: a concurrent change to this payment has committed by now.
+      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: ctx.company }, { refresh: true });
+      if (payment.deletedAt) throw AppError.notFound('Payment');
+      const counted = payment.status === PaymentStatus.COMPLETED;
+      const before = payment.amountCents;
+      await applyInput(tx, payment, input, [], SPECIAL);
+      applyMoney(payment, input);
+      applyStatus(payment, input.status, input.processedAt !== undefined);
+      const counts = payment.status === PaymentStatus.COMPLETED;
+      if (counts && (!counted || payment.amountCents !== before)) {
+        checkPayable(invoice);
+        await checkWithinTotal(tx, invoice, payment);
+      }
+      await syncInvoice(tx, invoice);
+      return payment;
+    });
+  },
+
+  async remove(ctx: RequestContext, uuid: string) {
+    const current = await this.get(ctx, uuid);
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = await lockInvoice(tx, current.invoiceUuid);
+      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: ctx.company }, { refresh: true });
+      if (payment.deletedAt) throw AppError.notFound('Payment');
+      payment.deletedAt = new Date();
+      await syncInvoice(tx, invoice);
+      return { message: 'Payment deleted' };
+    });
+  },
+};

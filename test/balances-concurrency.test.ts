@@ -1,0 +1,119 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import type { Express } from 'express';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { initOrm, Orm } from '../src/db/orm';
+import { createTenant, rest, Tenant, useTestApp } from './helpers/app';
+import { makeInvoice } from './helpers/billing';
+
+// 50 concurrent payments on one invoice, sent through several app instances, each with its own
+// ORM and connection pool on this worker's database: real separate connections, real contention.
+const t = useTestApp();
+const APPS = 5;
+const POOL = 10;
+let apps: Array<{ app: Express; orm: Orm; close: () => Promise<void> }> = [];
+let probe: Client;
+
+beforeAll(async () => {
+  for (let i = 0; i < APPS; i++) {
+    const orm = await initOrm(t.url, POOL);
+    const built = await createApp({ orm, config: loadConfig({ ...process.env, DATABASE_URL: t.url }) });
+    apps.push({ app: built.app, orm, close: built.close });
+  }
+  probe = new Client({ connectionString: t.url });
+  await probe.connect();
+});
+
+afterAll(async () => {
+  await probe?.end();
+  for (const a of apps) {
+    await a.close();
+    await a.orm.close(true);
+  }
+  apps = [];
+});
+
+/** Runs the requests at once across the apps and watches PostgreSQL for transactions waiting on a lock. */
+async function burst<T>(fns: Array<(app: Express) => Promise<T>>): Promise<{ results: T[]; maxLockWaits: number; maxBackends: number }> {
+  let done = false;
+  let maxLockWaits = 0;
+  let maxBackends = 0;
+  const watch = (async () => {
+    while (!done) {
+      const { rows } = await probe.query(
+        `select count(*) filter (where wait_event_type = 'Lock') as waits, count(distinct pid) filter (where state <> 'idle') as busy
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      maxLockWaits = Math.max(maxLockWaits, Number(rows[0].waits));
+      maxBackends = Math.max(maxBackends, Number(rows[0].busy));
+    }
+  })();
+  const results = await Promise.all(fns.map((fn, i) => fn(apps[i % apps.length].app)));
+  done = true;
+  await watch;
+  return { results, maxLockWaits, maxBackends };
+}
+
+const payVia = (tenant: Tenant, invoiceUuid: string, amount: number) => (app: Express) =>
+  request(app)
+    .post('/api/v1/payments')
+    .set('Authorization', `Bearer ${tenant.key}`)
+    .send({ invoice_uuid: invoiceUuid, payment_type: 'credit_card', amount, payment_date: '2026-11-21' });
+
+async function ledger(invoiceUuid: string) {
+  const { rows } = await probe.query(
+    `select i.total_amount, i.paid_amount, i.balance_amount, i.status,
+            (select coalesce(sum(amount), 0) from payments p where p.invoice_uuid = i.uuid and p.status = 'Completed' and p.deleted_at is null) as completed_sum
+     from invoices i where i.uuid = $1`,
+    [invoiceUuid],
+  );
+  return rows[0] as { total_amount: string; paid_amount: string; balance_amount: string; status: string; completed_sum: string };
+}
+
+describe('balances under concurrency', () => {
+  it('50 concurrent payments that together overpay: the invoice never passes its total', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a); // total 100.00
+    const { results, maxLockWaits, maxBackends } = await burst(Array.from({ length: 50 }, () => payVia(a, inv.uuid, 3)));
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 400);
+    expect(ok).toHaveLength(33);
+    expect(refused).toHaveLength(17);
+    for (const r of refused) expect(r.body.error.message).toMatch(/amount exceeds invoice balance/);
+    const l = await ledger(inv.uuid);
+    expect(l).toMatchObject({ total_amount: '100.00', paid_amount: '99.00', balance_amount: '1.00', completed_sum: '99.00', status: 'Pending' });
+    // Proof of real concurrency: several backends at once, and transactions queued on the invoice row lock.
+    expect(maxBackends).toBeGreaterThan(1);
+    expect(maxLockWaits).toBeGreaterThan(0);
+    expect(new Set(ok.map((r) => r.body.data.payment_number)).size).toBe(33);
+  });
+
+  it('50 concurrent payments that exactly settle the invoice: Paid, and the job gets paid_at', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a);
+    const { results } = await burst(Array.from({ length: 50 }, () => payVia(a, inv.uuid, 2)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await ledger(inv.uuid)).toMatchObject({ paid_amount: '100.00', balance_amount: '0.00', completed_sum: '100.00', status: 'Paid' });
+    expect((await rest(t, a).get(`/jobs/${inv.job_uuid}`)).body.data.paid_at).not.toBeNull();
+  });
+
+  it('creates, refunds, deletes and amount changes racing: paid_amount always equals the Completed sum', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a, { line_items: [{ unit_price: 500 }] });
+    const seeded: string[] = [];
+    for (let i = 0; i < 20; i++) seeded.push((await rest(t, a).post('/payments', { invoice_uuid: inv.uuid, payment_type: 'cash', amount: 10, payment_date: '2026-11-21' })).body.data.uuid);
+    const auth = (r: request.Test) => r.set('Authorization', `Bearer ${a.key}`);
+    const ops: Array<(app: Express) => Promise<request.Response>> = [];
+    for (let i = 0; i < 20; i++) ops.push(payVia(a, inv.uuid, 17));
+    seeded.slice(0, 7).forEach((uuid) => ops.push((app) => auth(request(app).put(`/api/v1/payments/${uuid}`)).send({ status: 'Refunded' })));
+    seeded.slice(7, 13).forEach((uuid) => ops.push((app) => auth(request(app).delete(`/api/v1/payments/${uuid}`))));
+    seeded.slice(13, 20).forEach((uuid) => ops.push((app) => auth(request(app).put(`/api/v1/payments/${uuid}`)).send({ amount: 25 })));
+    const { results } = await burst(ops);
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    const l = await ledger(inv.uuid);
+    expect(l.paid_amount).toBe(l.completed_sum);
+    expect(Number(l.paid_amount)).toBeLessThanOrEqual(500);
+    expect(Number(l.balance_amount)).toBe(Number(l.total_amount) - Number(l.paid_amount));
+  });
+});

@@ -1,0 +1,36 @@
+import { rest, Tenant, TestApp } from './app';
+
+// Small factories for invoice and payment specs: defaults plus overrides, through the REST API.
+
+export async function makeCustomer(t: TestApp, tenant: Tenant, o: object = {}) {
+  const res = await rest(t, tenant).post('/customers', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '217-555-0101', ...o });
+  if (res.status !== 200) throw new Error(`customer: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+export async function makeJob(t: TestApp, tenant: Tenant, o: Record<string, unknown> = {}) {
+  const customerUuid = (o.customer_uuid as string | undefined) ?? (await makeCustomer(t, tenant)).uuid;
+  const res = await rest(t, tenant).post('/jobs', { title: 'Fix boiler', estimated_amount: 500, ...o, customer_uuid: customerUuid });
+  if (res.status !== 200) throw new Error(`job: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** An invoice on a new job (or the given one), with one $100 line unless told otherwise. */
+export async function makeInvoice(t: TestApp, tenant: Tenant, o: Record<string, unknown> = {}) {
+  const job = o.job_uuid ? (await rest(t, tenant).get(`/jobs/${o.job_uuid}`)).body.data : await makeJob(t, tenant);
+  const res = await rest(t, tenant).post('/invoices', {
+    job_uuid: job.uuid,
+    customer_uuid: job.customer_uuid,
+    due_date: '2099-12-31',
+    line_items: [{ description: 'Work', quantity: 1, unit_price: 100 }],
+    ...o,
+  });
+  if (res.status !== 200) throw new Error(`invoice: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+export async function pay(t: TestApp, tenant: Tenant, invoiceUuid: string, amount: number, o: object = {}) {
+  return rest(t, tenant).post('/payments', { invoice_uuid: invoiceUuid, payment_type: 'cash', amount, payment_date: '2026-11-21', ...o });
+}
+
+export const fields = (res: { body: { error?: { details?: Array<{ field: string }> } } }) => (res.body.error?.details ?? []).map((d) => d.field);
