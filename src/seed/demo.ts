@@ -15,6 +15,13 @@ import { estimateService } from '../modules/estimate/estimate.service';
 import { TemplateCreateInput } from '../modules/template/template.inputs';
 import { templateService } from '../modules/template/template.service';
 import { TemplatePricingType } from '../modules/template/template.entity';
+import { InvoiceCreateInput, InvoiceLineItemInput } from '../modules/invoice/invoice.inputs';
+import { invoiceService } from '../modules/invoice/invoice.service';
+import { JobCreateInput } from '../modules/job/job.inputs';
+import { jobService } from '../modules/job/job.service';
+import { PaymentCreateInput } from '../modules/payment/payment.inputs';
+import { paymentService } from '../modules/payment/payment.service';
+import { PaymentType } from '../modules/payment/payment.entity';
 const SEED_LOCK = 7_246_002;
 
 const input = <T>(cls: new () => T, values: Partial<T>): T => Object.assign(new cls() as object, values) as T;
@@ -62,6 +69,29 @@ export const demoSteps: Array<(ctx: RequestContext, made: Record<string, any>) =
         selectedAddons: ['haul-away'],
         serviceDescription: 'Replace 50 gal gas water heater',
       }),
+    );
+  },
+  // An invoice for the demo job (made here when no earlier step made one) with a deposit paid.
+  async (ctx, made) => {
+    const customer = made.customers[0];
+    made.job ??= await jobService.create(ctx, input(JobCreateInput, { customerUuid: customer.uuid, title: 'Water heater replacement', locationUuid: made.location.uuid }));
+    const estimate = made.estimate?.customerUuid === made.job.customerUuid ? made.estimate : null;
+    const line = (description: string, unitPrice: number) => input(InvoiceLineItemInput, { description, unitPrice, quantity: 1, taxRate: 6.25 });
+    made.invoice = await invoiceService.create(
+      ctx,
+      input(InvoiceCreateInput, {
+        jobUuid: made.job.uuid,
+        customerUuid: made.job.customerUuid,
+        estimateUuid: estimate?.uuid ?? null,
+        locationUuid: made.location.uuid,
+        dueDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        lineItems: [line('50 gal gas water heater, installed', 1875), line('Haul away old unit', 95)],
+        terms: 'Net 30',
+      }),
+    );
+    made.payment = await paymentService.create(
+      ctx,
+      input(PaymentCreateInput, { invoiceUuid: made.invoice.uuid, paymentType: PaymentType.CREDIT_CARD, paymentMethod: 'visa', amount: 500, paymentDate: made.invoice.issueDate, notes: 'Deposit' }),
     );
   },
 ];
