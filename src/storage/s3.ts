@@ -18,6 +18,10 @@ export class S3Storage implements PhotoStorage {
       endpoint: s3.endpoint ?? undefined,
       forcePathStyle: s3.forcePathStyle,
       credentials: s3.accessKeyId ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey! } : undefined,
+      // Checksums only where S3 requires them: many S3-compatible stores do not understand the
+      // aws-chunked uploads the SDK otherwise sends for streamed bodies.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
