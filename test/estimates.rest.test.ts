@@ -76,6 +76,22 @@ describe('REST estimates', () => {
     expect((await rest(t, a).get('/estimates')).body.data.pagination.total).toBe(1);
   });
 
+  it('preview accepts the create body and gives the numbers create gives', async () => {
+    const a = await createTenant(t);
+    const b = await createTenant(t, { name: 'Other' });
+    const customer = await makeCustomer(t, a);
+    const template = await makeTemplate(t, a);
+    const body = { customer_uuid: customer.uuid, template_uuid: template.uuid, quantity: 1.25, selected_addons: ['haul'], service_description: 'x', expires_at: '2999-01-01' };
+    const p = await rest(t, a).post('/estimates/preview', body);
+    expect(p.status).toBe(200);
+    const created = (await rest(t, a).post('/estimates', body)).body.data;
+    expect(created).toMatchObject(p.body.data.preview);
+    const foreign = await rest(t, b).post('/estimates/preview', { template_uuid: (await makeTemplate(t, b)).uuid, customer_uuid: customer.uuid });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.details[0].field).toBe('customer_uuid');
+    expect((await rest(t, a).post('/estimates/preview', { template_uuid: template.uuid, status: 'Pending' })).status).toBe(400);
+  });
+
   it('adjustments replace computed amounts; tax follows the adjusted base', async () => {
     const a = await createTenant(t);
     const { estimate } = await makeEstimate(t, a, { adjustments: { base_amount: 900 } });

@@ -33,6 +33,8 @@ const expiresAt = {
   check: (v: string) => (isDateOnly(v) || parseTimestamp(v) ? null : 'must be an RFC 3339 timestamp with an offset or a date YYYY-MM-DD'),
 } as const;
 
+// The preview takes the create body too (the same input gives the same numbers); only the pricing
+// fields matter, the others are checked like create's and otherwise ignored.
 @InputType('EstimatePreviewInput')
 export class EstimatePreviewInput {
   @InputField('template_uuid', 'uuid', { required: true }) templateUuid!: string;
@@ -40,17 +42,18 @@ export class EstimatePreviewInput {
   @InputField('quantity', 'number', quantity) quantity?: number;
   @InputField('selected_addons', 'string', selectedAddons) selectedAddons?: string[] | null;
   @InputField('adjustments', 'json', adjustments) adjustments?: Record<string, number> | null;
-}
-
-@InputType('EstimateCreateInput')
-export class EstimateCreateInput extends EstimatePreviewInput {
-  @InputField('customer_uuid', 'uuid', { required: true }) customerUuid!: string;
+  @InputField('customer_uuid', 'uuid') customerUuid?: string;
   @InputField('job_uuid', 'uuid', opt) jobUuid?: string | null;
   @InputField('location_uuid', 'uuid', opt) locationUuid?: string | null;
   @InputField('service_description', 'text', opt) serviceDescription?: string | null;
   @InputField('internal_notes', 'text', opt) internalNotes?: string | null;
   @InputField('customer_notes', 'text', opt) customerNotes?: string | null;
   @InputField('expires_at', 'string', expiresAt) expiresAt?: string | null;
+}
+
+@InputType('EstimateCreateInput')
+export class EstimateCreateInput extends EstimatePreviewInput {
+  @InputField('customer_uuid', 'uuid', { required: true }) declare customerUuid: string;
 }
 
 // The fields an update may change (DECISIONS §6); anything else is refused by name.

@@ -84,6 +84,10 @@ export const estimateService = {
   /** Totals without creating: the same pricing function as create, on the template as it is now. */
   async preview(ctx: RequestContext, input: EstimatePreviewInput) {
     const template = await resolveRef(ctx, Template, input.templateUuid, 'templateUuid', 'template');
+    // References sent with a preview must be the company's, as on create.
+    const customer = input.customerUuid ? await resolveRef(ctx, Customer, input.customerUuid, 'customerUuid', 'customer') : null;
+    if (input.jobUuid) await (customer ? jobRef(ctx, input.jobUuid, customer.uuid) : resolveRef(ctx, Job, input.jobUuid, 'jobUuid', 'job'));
+    if (input.locationUuid) await resolveRef(ctx, Location, input.locationUuid, 'locationUuid', 'location');
     const adj = input.adjustments ? adjustmentsToCents(input.adjustments) : {};
     return previewOf(
       priceEstimate(snapshotOf(template), {
