@@ -17,6 +17,7 @@ import { templateService } from '../modules/template/template.service';
 import { TemplatePricingType } from '../modules/template/template.entity';
 import { InvoiceCreateInput, InvoiceLineItemInput } from '../modules/invoice/invoice.inputs';
 import { invoiceService } from '../modules/invoice/invoice.service';
+import { JobPriority, JobStatus } from '../modules/job/job.entity';
 import { JobCreateInput } from '../modules/job/job.inputs';
 import { jobService } from '../modules/job/job.service';
 import { PaymentCreateInput } from '../modules/payment/payment.inputs';
@@ -41,6 +42,25 @@ export const demoSteps: Array<(ctx: RequestContext, made: Record<string, any>) =
     ]) {
       made.customers.push(await customerService.create(ctx, input(CustomerCreateInput, { ...c, primaryServiceLocationUuid: made.location.uuid })));
     }
+  },
+  // A scheduled job for the first customer, assigned to the key's user.
+  async (ctx, made) => {
+    made.job = await jobService.create(
+      ctx,
+      input(JobCreateInput, {
+        customerUuid: made.customers[0].uuid,
+        title: 'Water heater replacement',
+        description: 'Old 50 gal gas unit leaking at the base',
+        locationUuid: made.location.uuid,
+        assignedToUserId: ctx.user.id,
+        status: JobStatus.SCHEDULED,
+        priority: JobPriority.HIGH,
+        estimatedAmount: 1875,
+        scheduledDate: new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10),
+        scheduledTimeStart: '09:00',
+        scheduledTimeEnd: '12:00',
+      }),
+    );
   },
   // A priced template and an estimate from it (linked to the demo job when one was made first).
   async (ctx, made) => {
