@@ -14,7 +14,8 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   if (!header) throw new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !KEY_PATTERN.test(m[1])) throw new AppError('UNAUTHORIZED', 'Malformed API key');
-  const em = orm.em.fork({ clear: true });
+  // useContext: inside ctx.em.transactional(...), ctx.em itself resolves to the transaction's fork.
+  const em = orm.em.fork({ clear: true, useContext: true });
   // Revocation takes effect at once: the key is looked up on every request.
   const key = await em.findOne(
     ApiKey,

@@ -119,7 +119,7 @@ export const demoSteps: Array<(ctx: RequestContext, made: Record<string, any>) =
 /** When the database holds no company yet: a demo company with sample data; returns its key. */
 export async function seedDemoIfEmpty(orm: Orm): Promise<{ company: Company; apiKey: string } | null> {
   return withAdvisoryLock(orm, SEED_LOCK, async () => {
-    const em = orm.em.fork();
+    const em = orm.em.fork({ useContext: true });
     if ((await em.count(Company, {}, { filters: false })) > 0) return null;
     const { company, key, apiKey } = await createCompany(em, { name: 'Demo Plumbing & Heating', email: 'office@demo-plumbing.example' });
     const ctx = contextFor(em, key, 'seed');
