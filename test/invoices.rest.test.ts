@@ -1,4 +1,5 @@
 import { createTenant, rest, useTestApp } from './helpers/app';
+import { makeTemplate } from './estimate-fixtures';
 import { fields, makeCustomer, makeInvoice, makeJob, pay } from './helpers/billing';
 
 const t = useTestApp();
@@ -112,6 +113,42 @@ describe('REST invoices', () => {
     await rest(t, a).delete(`/jobs/${job.uuid}`);
     const deleted = await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: job.customer_uuid, due_date: '2099-01-01' });
     expect(fields(deleted)).toEqual(['job_uuid']);
+  });
+
+  it('links an estimate of the same customer and embeds it; another customer\'s estimate is 400', async () => {
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const template = await makeTemplate(t, a);
+    const estimate = (await rest(t, a).post('/estimates', { customer_uuid: job.customer_uuid, template_uuid: template.uuid })).body.data;
+    const inv = await makeInvoice(t, a, { job_uuid: job.uuid, estimate_uuid: estimate.uuid });
+    expect(inv.estimate).toEqual({ uuid: estimate.uuid, estimate_number: estimate.estimate_number, status: estimate.status, total_amount: estimate.total_amount });
+    const other = await makeCustomer(t, a, { first_name: 'Grace' });
+    const foreign = (await rest(t, a).post('/estimates', { customer_uuid: other.uuid, template_uuid: template.uuid })).body.data;
+    const res = await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: job.customer_uuid, estimate_uuid: foreign.uuid, due_date: '2099-01-01' });
+    expect(fields(res)).toEqual(['estimate_uuid']);
+    expect(fields(await rest(t, a).put(`/invoices/${inv.uuid}`, { estimate_uuid: foreign.uuid }))).toEqual(['estimate_uuid']);
+    // The embed resolves a deleted estimate too.
+    await rest(t, a).delete(`/estimates/${estimate.uuid}`);
+    expect((await rest(t, a).get(`/invoices/${inv.uuid}`)).body.data.estimate.uuid).toBe(estimate.uuid);
+  });
+
+  it('sending a draft invoices the job; a Complete job stays Complete; type changes drop the percentage', async () => {
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const draft = await makeInvoice(t, a, { job_uuid: job.uuid, status: 'Draft' });
+    expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data.status).toBe('New');
+    expect((await rest(t, a).put(`/invoices/${draft.uuid}`, { status: 'Pending' })).body.data.status).toBe('Pending');
+    expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data.status).toBe('Invoiced');
+    const done = await makeJob(t, a, { status: 'Complete' });
+    await makeInvoice(t, a, { job_uuid: done.uuid });
+    expect((await rest(t, a).get(`/jobs/${done.uuid}`)).body.data.status).toBe('Complete');
+    const progress = await makeInvoice(t, a, { invoice_type: 'Progress', progress_percentage: 40 });
+    const full = (await rest(t, a).put(`/invoices/${progress.uuid}`, { invoice_type: 'Full' })).body.data;
+    expect(full).toMatchObject({ invoice_type: 'Full', progress_percentage: null });
+    expect(fields(await rest(t, a).put(`/invoices/${progress.uuid}`, { progress_percentage: 10 }))).toEqual(['progress_percentage']);
+    expect(fields(await rest(t, a).put(`/invoices/${progress.uuid}`, { invoice_type: 'Progress' }))).toEqual(['progress_percentage']);
+    const paidDraft = await makeInvoice(t, a, { status: 'Draft' });
+    expect((await rest(t, a).put(`/invoices/${paidDraft.uuid}`, { status: 'Paid' })).body.data).toMatchObject({ status: 'Paid', paid_amount: 100 });
   });
 
   it('updates partially and recomputes; total below paid is refused', async () => {
