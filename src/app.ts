@@ -8,6 +8,8 @@ import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { RequestContext } from './core/context';
 import { authenticate } from './auth/authenticate';
+import { createMetrics } from './ops/metrics';
+import { requestLog } from './ops/request-log';
 import { enforceAccess } from './auth/access';
 import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
@@ -48,9 +50,13 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
     res.setHeader('X-Request-Id', req.requestId);
     next();
   });
+  const trusted = config.trustProxy.length > 0;
+  const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
+  app.use(requestLog(trusted), metrics.observe);
   app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } } }));
   app.use(cors(config.corsOrigins));
 
+  app.get('/metrics', metrics.endpoint);
   app.get('/health', (_req, res) => {
     res.json({ success: true, data: { status: 'ok' } });
   });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
@@ -9,6 +9,7 @@ import { seedDemoIfEmpty } from './seed/demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  logger.level = config.logLevel;
   const db = await openDatabase(config, (m) => logger.info(m));
   const orm = await initOrm(db.url, config.dbPoolMax);
   if (config.migrate) {
@@ -25,20 +26,35 @@ async function main(): Promise<void> {
     }
   }
   const { app, close } = await createApp({ orm, config });
-  const server: Server = app.listen(config.port, config.host, () => {
+  const server: Server = app.listen(config.port, config.host, (err?: Error) => {
+    if (err) {
+      process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
+      process.exit(1);
+    }
     const port = (server.address() as { port: number }).port;
     logger.info({ port, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`);
   });
 
   let stopping = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    if (stopping) return void res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    // Stop accepting, let in-flight requests finish (bounded), then close the database.
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
+    // Stop accepting, let in-flight requests finish (bounded), then close the database. Responses
+    // sent meanwhile close their connection, so keep-alive clients reconnect elsewhere.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    const timer = setTimeout(() => {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing the connections still open');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
     await drained;
     clearTimeout(timer);
     await close().catch(() => undefined);

@@ -33,6 +33,9 @@ export async function createApolloServer(limits: GraphQLLimits): Promise<ApolloS
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     plugins: [limitsPlugin(limits), idempotencyPlugin()],
+    // main.ts owns shutdown (drain HTTP first, then stop Apollo); Apollo's own signal handlers
+    // would stop it under in-flight requests and hang the second stop.
+    stopOnTerminationSignals: false,
   });
   await server.start();
   return server;

@@ -1,0 +1,56 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  port: number;
+  /** Everything written so far: stdout (JSON log lines) and stderr. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/** Runs `src/main.ts` in a process of its own, as `npm start` does, with env overrides. */
+export function runMain(env: Record<string, string>): { proc: ChildProcess; stdout(): string; stderr(): string; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    cwd: ROOT,
+    // NODE_ENV=test silences the logger; the tests read the log lines.
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'false', SEED_DEMO: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => (out += String(d)));
+  proc.stderr!.on('data', (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Starts a server process and waits for its "listening" log line. */
+export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const run = runMain(env);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${run.stdout()}\n${run.stderr()}`)), timeoutMs);
+    const check = () => {
+      for (const line of run.stdout().split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg?.startsWith('listening') && entry.port) {
+          clearTimeout(timer);
+          run.proc.stdout!.off('data', check);
+          return resolve(entry.port);
+        }
+      }
+    };
+    run.proc.stdout!.on('data', check);
+    run.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${run.stdout()}\n${run.stderr()}`));
+    });
+  });
+  return { ...run, port, kill: (signal = 'SIGTERM') => run.proc.kill(signal) };
+}
