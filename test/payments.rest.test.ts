@@ -134,6 +134,19 @@ describe('REST payments', () => {
     expect((await rest(t, a).get(`/jobs/${inv.job_uuid}`)).body.data.paid_at).not.toBeNull();
   });
 
+  it('moving an invoice to another job and customer carries its payments and both jobs\' paid_at', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a);
+    const p = (await pay(t, a, inv.uuid, 100)).body.data;
+    const other = await makeJob(t, a, { customer_uuid: (await rest(t, a).post('/customers', { first_name: 'Grace', last_name: 'Hopper' })).body.data.uuid });
+    expect(fields(await rest(t, a).put(`/invoices/${inv.uuid}`, { job_uuid: other.uuid }))).toEqual(['customer_uuid']);
+    const moved = await rest(t, a).put(`/invoices/${inv.uuid}`, { job_uuid: other.uuid, customer_uuid: other.customer_uuid });
+    expect(moved.body.data).toMatchObject({ job_uuid: other.uuid, customer_uuid: other.customer_uuid, status: 'Paid' });
+    expect((await rest(t, a).get(`/payments/${p.uuid}`)).body.data.customer).toMatchObject({ uuid: other.customer_uuid, first_name: 'Grace' });
+    expect((await rest(t, a).get(`/jobs/${other.uuid}`)).body.data).toMatchObject({ status: 'Invoiced', paid_at: expect.any(String) });
+    expect((await rest(t, a).get(`/jobs/${inv.job_uuid}`)).body.data.paid_at).toBeNull();
+  });
+
   it('lists with filters and soft deletes', async () => {
     const a = await createTenant(t);
     const one = await makeInvoice(t, a);

@@ -14,6 +14,7 @@ import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType }
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { recordMarkedPaid } from './marked-paid';
+import { Payment } from '../payment/payment.entity';
 
 registerNumberedKind('invoice', { table: 'invoices', column: 'invoice_number' });
 
@@ -187,6 +188,10 @@ export const invoiceService = {
       if (input.jobUuid !== undefined || input.customerUuid !== undefined || input.estimateUuid !== undefined || input.dueDate !== undefined || input.issueDate !== undefined) {
         await checkParties(tx, invoice);
       }
+      // A payment's customer is always its invoice's.
+      if (input.customerUuid !== undefined) {
+        await em.nativeUpdate(Payment, { invoice: invoice.uuid, customer: { $ne: invoice.customer.uuid } }, { customer: invoice.customer.uuid, updatedAt: new Date() });
+      }
       invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, invoice.progressPercentage);
       // Amounts are recomputed when line items or amounts change; otherwise they stay as stored.
       if (AMOUNT_FIELDS.some((f) => input[f] !== undefined)) {
@@ -206,7 +211,8 @@ export const invoiceService = {
       settle(invoice, paid);
       // The status a GET showed, sent back unchanged, is no request to change it (GET → edit → PUT).
       await applyStatus(tx, invoice, input.status === readAs ? undefined : input.status, paid);
-      if (wasDraft && invoice.storedStatus !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
+      // A job newly billed (a draft sent, or the invoice moved to it) becomes 'Invoiced'.
+      if ((wasDraft || oldJob !== invoice.jobUuid) && invoice.storedStatus !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
       await syncInvoice(tx, invoice);
       if (oldJob && oldJob !== invoice.jobUuid) await syncJobPaidAt(tx, oldJob);
       return invoice;
