@@ -100,6 +100,21 @@ describe('configuration', () => {
   });
 });
 
+describe('server process: start failures', () => {
+  it('a port already in use stops the start with a clear message and exit code 1', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as net.AddressInfo).port;
+      const run = runMain({ DATABASE_URL: t.url, PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toContain(`Start failed: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
 describe('server process: logs and graceful shutdown', () => {
   it('logs each request as JSON with request id, company and key id, never the key', async () => {
     const a = await createTenant(t);
