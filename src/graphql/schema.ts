@@ -15,7 +15,7 @@ import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, TemplateResolver, EstimateResolver, NumberingResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, NumberingResolver];
 
 let cached: GraphQLSchema | undefined;
 

@@ -27,7 +27,6 @@ import { Estimate } from '../modules/estimate/estimate.entity';
 import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from '../modules/estimate/estimate.inputs';
 import { EstimatePreview } from '../modules/estimate/estimate.preview';
 import { estimateService } from '../modules/estimate/estimate.service';
-import { Job } from '../modules/job/job.entity';
 import { NumberingUpdateInput } from '../modules/numbering/numbering.inputs';
 import { numberingService } from '../modules/numbering/numbering.service';
 import { NumberingSettings, NumberingUpdateResult } from '../modules/numbering/numbering.types';
@@ -36,14 +35,6 @@ import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/te
 import { templateService } from '../modules/template/template.service';
 import type { Embed, RouteDef } from './route';
 
-// Summaries embedded in estimate responses (DECISIONS §2): the list shows the customer only.
-const estimateEmbeds: Embed[] = [
-  { key: 'customer', id: (e: Estimate) => e.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] },
-  { key: 'job', id: (e: Estimate) => e.jobUuid, entity: Job, fields: ['uuid', 'job_number', 'title', 'status'] },
-  { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] },
-  { key: 'location', id: (e: Estimate) => e.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
-];
-
 const jobCustomer: Embed = { key: 'customer', id: (j: Job) => j.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] };
 const jobEmbeds: Embed[] = [
   jobCustomer,
@@ -51,6 +42,14 @@ const jobEmbeds: Embed[] = [
   { key: 'assigned_user', id: (j: Job) => j.assignedToUserId, entity: User, fields: ['id', 'first_name', 'last_name'] },
 ];
 const photoUser: Embed = { key: 'user', id: (p: JobPhoto) => p.userId, entity: User, fields: ['id', 'first_name', 'last_name'] };
+
+// Summaries embedded in estimate responses (DECISIONS §2): the list shows the customer only.
+const estimateEmbeds: Embed[] = [
+  { key: 'customer', id: (e: Estimate) => e.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] },
+  { key: 'job', id: (e: Estimate) => e.jobUuid, entity: Job, fields: ['uuid', 'job_number', 'title', 'status'] },
+  { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] },
+  { key: 'location', id: (e: Estimate) => e.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
+];
 
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
@@ -84,6 +83,17 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/payments/:uuid', summary: 'Update a payment (the invoice balance follows)', body: PaymentUpdateInput, output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/payments/:uuid', summary: 'Delete a payment (the invoice balance follows)', output: DeleteResult, call: (ctx, a) => paymentService.remove(ctx, a.params.uuid) },
 
+  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [jobCustomer], call: (ctx, a) => jobService.list(ctx, a.query) },
+  { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
+  { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
+
+  { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query) },
+  { method: 'GET', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Get a job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.get(ctx, a.params.job_uuid, a.params.photo_uuid) },
+  { method: 'POST', path: '/jobs/:job_uuid/photos', summary: 'Upload job photos (multipart/form-data; needs the job_photos add-on)', output: PhotoUploadResult, multipart: { fields: PHOTO_MULTIPART_FIELDS }, call: (ctx, a) => jobPhotoService.upload(ctx, a.params.job_uuid, restUploadSource(a.req)) },
+  { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
+
   { method: 'GET', path: '/templates', summary: 'List estimate templates', plural: 'templates', query: ListArgs, output: Template, call: (ctx, a) => templateService.list(ctx, a.query) },
   { method: 'GET', path: '/templates/:uuid', summary: 'Get an estimate template', output: Template, call: (ctx, a) => templateService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/templates', summary: 'Create an estimate template', body: TemplateCreateInput, output: Template, creates: true, call: (ctx, a) => templateService.create(ctx, a.body) },
@@ -101,15 +111,4 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.
   { method: 'PUT', path: '/numbering', summary: 'Update numbering settings (add-on custom_numbering)', body: NumberingUpdateInput, output: NumberingUpdateResult, call: async (ctx, a) => Object.assign(new NumberingUpdateResult(), await numberingService.update(ctx, a.body), { message: 'Numbering settings updated' }) },
-
-  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [jobCustomer], call: (ctx, a) => jobService.list(ctx, a.query) },
-  { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
-  { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
-  { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
-  { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
-
-  { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query) },
-  { method: 'GET', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Get a job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.get(ctx, a.params.job_uuid, a.params.photo_uuid) },
-  { method: 'POST', path: '/jobs/:job_uuid/photos', summary: 'Upload job photos (multipart/form-data; needs the job_photos add-on)', output: PhotoUploadResult, multipart: { fields: PHOTO_MULTIPART_FIELDS }, call: (ctx, a) => jobPhotoService.upload(ctx, a.params.job_uuid, restUploadSource(a.req)) },
-  { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
 ];
