@@ -151,7 +151,8 @@ async function main(): Promise<void> {
     const jobsOf = async (t: Tenant, n: number) =>
       (
         await pgc.query(
-          `select j.uuid, j.customer_uuid from jobs j where j.company_uuid = $1 and not exists (select 1 from invoices i where i.job_uuid = j.uuid) order by j.created_at desc limit $2`,
+          `select j.uuid, j.customer_uuid from jobs j where j.company_uuid = $1 and j.deleted_at is null
+           order by exists (select 1 from invoices i where i.job_uuid = j.uuid), j.created_at desc limit $2`,
           [t.companyUuid, n],
         )
       ).rows as { uuid: string; customer_uuid: string }[];
@@ -229,7 +230,8 @@ async function main(): Promise<void> {
 
     const run = async (url: string, variants: LoadVariant[], pid: number | null, extra: Partial<LoadJob> = {}) => {
       const base: LoadJob = { url, variants, connections: opt.connections, durationSeconds: opt.duration, ...extra };
-      if (!opt.quick && !extra.amount) await load({ ...base, durationSeconds: 2 }); // warm-up: JIT, pools, caches
+      // Warm-up (JIT, pools, caches): 2 s, or a few requests in the quick form.
+      if (!extra.amount) await load(opt.quick ? { ...base, amount: 3 * opt.connections } : { ...base, durationSeconds: 2 });
       const rss = pid ? sampleRss(pid) : null;
       const r = await load(base);
       const mem = rss?.stop();
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
       const r = await run(S, s.variants, server.pid);
       const b = s.baseline ? await run(B, s.variants, null) : null;
       rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null });
+      log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${b.rps.toFixed(1)} req/s, p50 ${b.p50} ms` : ''));
     }
     log('PostGraphile 5, the same GraphQL page…');
     const pglResult = await run(P, [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: pglBody(100) }], pgl.pid);
