@@ -3,6 +3,7 @@ import { Migration20261121000002_jobs } from './Migration20261121000002_jobs';
 import { Migration20261121000003_estimates } from './Migration20261121000003_estimates';
 import { Migration20261121000004_invoices } from './Migration20261121000004_invoices';
 import { Migration20261121000005_access } from './Migration20261121000005_access';
+import { Migration20261121000006_performance } from './Migration20261121000006_performance';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261121000003_estimates', class: Migration20261121000003_estimates },
   { name: 'Migration20261121000004_invoices', class: Migration20261121000004_invoices },
   { name: 'Migration20261121000005_access', class: Migration20261121000005_access },
+  { name: 'Migration20261121000006_performance', class: Migration20261121000006_performance },
 ];
