@@ -56,6 +56,12 @@ describe('add-ons', () => {
     const gu = await uploadGql(t, a.key, j.uuid);
     expect(gu.body.errors[0]).toMatchObject({ message: REFUSED.job_photos.message, extensions: { code: 'ADDON_REQUIRED' } });
 
+    // The add-on is checked before the body: an invalid body is still a 403.
+    const badPut = await rest(t, a).put('/numbering', { invoice: { padding: 99 }, bogus: 1 });
+    expect(badPut.status).toBe(403);
+    const badG = await gql(t, a, 'mutation { updateNumbering(input: { invoice: { padding: 99 } }) { invoice { prefix } } }');
+    expect(badG.errors?.[0].extensions.code).toBe('ADDON_REQUIRED');
+
     // Reading needs no add-on.
     expect((await rest(t, a).get('/numbering')).status).toBe(200);
     expect((await rest(t, a).get(`/jobs/${j.uuid}/photos`)).status).toBe(200);

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { RequestContext } from '../core/context';
+import type { Addon } from '../modules/company/company.entity';
 
 type Cls = new () => any;
 
@@ -39,6 +40,8 @@ export interface RouteDef {
   embed?: Embed[];
   /** Multipart routes parse their own bodies (photo upload). */
   multipart?: { fields: Record<string, string | Record<string, unknown>> };
+  /** Add-on the company needs (403 ADDON_REQUIRED before the body is read). */
+  addon?: Addon;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
   call: (ctx: RequestContext, args: RouteArgs) => Promise<unknown>;

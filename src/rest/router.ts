@@ -1,4 +1,6 @@
-import express, { NextFunction, Request, Response, Router } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { requireAddon } from '../auth/addons';
+import type { Addon } from '../modules/company/company.entity';
 import { isDeepStrictEqual } from 'node:util';
 import type { RequestContext } from '../core/context';
 import { restFieldsOf } from '../core/fields';
@@ -21,16 +23,29 @@ declare module 'express-serve-static-core' {
 type Handler = (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
 /** Builds the /api/v1 router from the route table: one generic pipeline for every row. */
-export function buildRestRouter(table: RouteDef[], hooks: { beforeCall?: (route: RouteDef) => Handler[] } = {}): Router {
+export function buildRestRouter(table: RouteDef[]): Router {
   const router = Router({ strict: false, caseSensitive: true });
   for (const route of table) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const parsers = route.body ? [requireJson, express.json({ limit: JSON_LIMIT, strict: true, type: () => true })] : [];
     // Creating JSON routes honour Idempotency-Key (DECISIONS §9), after the body is parsed.
     const idempotency = route.creates && route.body ? [idempotentRoute(route)] : [];
-    router[method](route.path, ...parsers, ...idempotency, ...(hooks.beforeCall?.(route) ?? []), handler(route, table));
+    // An add-on the company lacks is refused before anything of the request is read.
+    const gate: RequestHandler[] = route.addon ? [addonGate(route.addon)] : [];
+    router[method](route.path, ...gate, ...parsers, ...idempotency, handler(route, table));
   }
   return router;
+}
+
+function addonGate(addon: Addon): RequestHandler {
+  return (req, _res, next) => {
+    try {
+      requireAddon(req.ctx!, addon);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
 }
 
 /** JSON routes refuse other content types; an empty body counts as `{}`. */

@@ -1,3 +1,4 @@
+import { RequireAddon } from '../../auth/addons';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import type { FileUpload } from 'graphql-upload/Upload.mjs';
@@ -54,6 +55,7 @@ export class JobPhotoResolver {
   }
 
   @Mutation(() => PhotoUploadResult, { name: 'uploadJobPhotos' })
+  @RequireAddon('job_photos')
   upload(
     @Ctx() ctx: RequestContext,
     @Arg('jobUuid', () => UUIDScalar) jobUuid: string,

@@ -1,3 +1,4 @@
+import { RequireAddon } from '../../auth/addons';
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { NumberingUpdateInput } from './numbering.inputs';
@@ -12,6 +13,7 @@ export class NumberingResolver {
   }
 
   @Mutation(() => NumberingSettings, { description: 'Needs the custom_numbering add-on' })
+  @RequireAddon('custom_numbering')
   updateNumbering(@Ctx() ctx: RequestContext, @Arg('input', () => NumberingUpdateInput) input: NumberingUpdateInput): Promise<NumberingSettings> {
     return numberingService.update(ctx, input);
   }
