@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { admin as cliAdmin } from './helpers/cli';
 import request from 'supertest';
 import { hashApiKey } from '../src/auth/api-key';
 import { createTenant, useTestApp } from './helpers/app';
 
-const run = promisify(execFile);
 // X-Forwarded-For stands for the client address (supertest's connection is the trusted proxy).
 const t = useTestApp({ TRUST_PROXY: 'loopback' });
 
-async function admin(...args: string[]): Promise<{ code: number; out: any }> {
-  const bin = require.resolve('ts-node/dist/bin');
-  try {
-    const { stdout } = await run(process.execPath, [bin, '--transpile-only', path.resolve(__dirname, '../src/cli/admin.ts'), ...args], {
-      env: { ...process.env, DATABASE_URL: t.url, MIGRATE: 'false' },
-    });
-    return { code: 0, out: JSON.parse(stdout) };
-  } catch (e: any) {
-    return { code: e.code, out: JSON.parse(e.stdout) };
-  }
-}
+const admin = (...args: string[]) => cliAdmin(t, ...args);
 
 describe('admin CLI: keys with access rules', () => {
   it('creates a key with an allow-list and a usage limit that the API enforces; list-keys shows the rules, no secret', async () => {

@@ -1,23 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { admin as cliAdmin } from './helpers/cli';
 import { gql, rest, useTestApp } from './helpers/app';
 
-const run = promisify(execFile);
 const t = useTestApp();
 
-/** The CLI as operators run it, against this worker's database. */
-async function admin(...args: string[]): Promise<{ code: number; out: any }> {
-  const bin = require.resolve('ts-node/dist/bin');
-  try {
-    const { stdout } = await run(process.execPath, [bin, '--transpile-only', path.resolve(__dirname, '../src/cli/admin.ts'), ...args], {
-      env: { ...process.env, DATABASE_URL: t.url, MIGRATE: 'false' },
-    });
-    return { code: 0, out: JSON.parse(stdout) };
-  } catch (e: any) {
-    return { code: e.code, out: JSON.parse(e.stdout) };
-  }
-}
+const admin = (...args: string[]) => cliAdmin(t, ...args);
 
 describe('admin CLI', () => {
   it('creates a company, users and keys; revokes keys; sets add-ons; lists keys without secrets', async () => {
