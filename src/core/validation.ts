@@ -55,10 +55,31 @@ export function validatorsFor(meta: FieldMeta): PropertyDecorator[] {
           meta.jsonArray ? typeof v === 'object' && v !== null : isPlainObject(v),
         ),
         rule('jsonSize', 'must be at most 64 KiB of JSON', (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= JSON_MAX_BYTES),
+        // PostgreSQL cannot store U+0000 in json text: refused like in any other string.
+        rule('jsonNoNul', 'must not contain NUL characters', (v) => !hasNul(v)),
       ];
     case 'object':
       return [rule('isObject', meta.list ? 'must be an array of objects' : 'must be an object', (v) => (meta.list ? Array.isArray(v) : isPlainObject(v)))];
   }
+}
+
+/** Whether a JSON value holds a NUL character in any key or string, at any depth. */
+function hasNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (Array.isArray(v)) {
+      stack.push(...v);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 function nameOf(meta: FieldMeta, naming: Naming, prefix: string): string {

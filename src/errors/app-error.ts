@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'INTERNAL';
 
+const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
+
 export interface ErrorDetail {
   field: string;
   message: string;
@@ -19,6 +21,14 @@ export class AppError extends Error {
     readonly details?: ErrorDetail[],
   ) {
     super(message);
+  }
+
+  /**
+   * Read by graphql-js when it wraps this error, and by Apollo for the HTTP status: a 403 refusal
+   * (an add-on, IP or usage limit) answers GraphQL with HTTP 403 too, as REST does.
+   */
+  get extensions(): Record<string, unknown> | undefined {
+    return FORBIDDEN.has(this.code) ? { code: this.code, http: { status: 403 } } : undefined;
   }
 
   static validation(details: ErrorDetail[]): AppError {

@@ -14,6 +14,7 @@ import {
 import { ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/pagination';
 import { AppError } from '../errors/app-error';
+import { variableErrors } from './input-errors';
 
 export interface GraphQLLimits {
   maxDepth: number;
@@ -66,8 +67,8 @@ export function operationDepth(document: DocumentNode, operation: OperationDefin
   return depthOf(operation.selectionSet, new Set());
 }
 
-function refuse(message: string): GraphQLError {
-  const app = AppError.field('query', message);
+function refuse(message: string | AppError): GraphQLError {
+  const app = typeof message === 'string' ? AppError.field('query', message) : message;
   // Apollo answers errors from didResolveOperation with 500 unless told otherwise.
   return new GraphQLError(app.message, { originalError: app, extensions: { code: app.code, http: { status: 400 } } });
 }
@@ -83,6 +84,10 @@ export function limitsPlugin(limits: GraphQLLimits): ApolloServerPlugin {
       return {
         async didResolveOperation({ request, document, schema, operation }) {
           if (!operation) return;
+          // Variables that do not fit their types: 400 naming each field (before costing, which
+          // needs them).
+          const bad = variableErrors(schema, operation, request.variables ?? {});
+          if (bad.length) throw refuse(AppError.validation(bad));
           const depth = operationDepth(document, operation);
           let requested: number;
           try {

@@ -7,6 +7,16 @@ function literalString(ast: ValueNode, name: string): string {
   return ast.value;
 }
 
+/** A literal's parse error carries its node, so that it has a location and names its field. */
+function atNode<T>(ast: ValueNode, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof GraphQLError && !err.nodes) throw new GraphQLError(err.message, { nodes: ast });
+    throw err;
+  }
+}
+
 function parseUuid(v: unknown): string {
   if (!isUuid(v)) throw new GraphQLError(`invalid UUID: ${String(v)}`);
   return v.toLowerCase();
@@ -17,7 +27,7 @@ export const UUIDScalar = new GraphQLScalarType({
   description: 'A UUID in its canonical text form',
   serialize: (v) => String(v),
   parseValue: parseUuid,
-  parseLiteral: (ast) => parseUuid(literalString(ast, 'UUID')),
+  parseLiteral: (ast) => atNode(ast, () => parseUuid(literalString(ast, 'UUID'))),
 });
 
 function parseDateTime(v: unknown): Date {
@@ -31,7 +41,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   description: 'UTC timestamp with milliseconds on output; RFC 3339 with an offset on input',
   serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()),
   parseValue: parseDateTime,
-  parseLiteral: (ast) => parseDateTime(literalString(ast, 'DateTime')),
+  parseLiteral: (ast) => atNode(ast, () => parseDateTime(literalString(ast, 'DateTime'))),
 });
 
 function parseDate(v: unknown): string {
@@ -44,7 +54,7 @@ export const DateScalar = new GraphQLScalarType({
   description: 'A calendar date, YYYY-MM-DD',
   serialize: (v) => String(v),
   parseValue: parseDate,
-  parseLiteral: (ast) => parseDate(literalString(ast, 'Date')),
+  parseLiteral: (ast) => atNode(ast, () => parseDate(literalString(ast, 'Date'))),
 });
 
 export const JSONScalar = GraphQLJSON;

@@ -1,11 +1,12 @@
 import { ApolloServer } from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { RequestContext } from '../core/context';
 import { asAppError } from '../errors/db-error';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { logger } from '../logger';
 import { idempotencyPlugin } from './idempotency-plugin';
 import { buildGraphQLSchema } from './schema';
+import { literalErrorDetail } from './input-errors';
 import { GraphQLLimits, limitsPlugin } from './limits';
 
 // Apollo's own codes for a bad document or bad variables are our VALIDATION_ERROR.
@@ -19,7 +20,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   const code = formatted.extensions?.code as string | undefined;
   if (code && CLIENT_ERRORS.has(code)) {
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'VALIDATION_ERROR' } };
+    // A bad value written in the document names its field, as every validation error does.
+    const detail = error instanceof GraphQLError ? literalErrorDetail(error) : null;
+    const extensions = detail ? { code: 'VALIDATION_ERROR', details: [detail] } : { code: 'VALIDATION_ERROR' };
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   logger.error({ err: (error as { originalError?: unknown })?.originalError ?? error }, 'graphql resolver failed');
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };

@@ -53,5 +53,6 @@ export class JobListArgs extends ListArgs {
   @InputField('assigned_to_user_id', 'uuid') assignedToUserId?: string;
   @InputField('priority', 'enum', { enum: JobPriority, list: true, description: 'One priority or several (comma-separated in REST)' })
   priority?: JobPriority[];
-  @InputField('search', 'string', { description: 'Substring of title, description or job_number' }) search?: string;
+  // An empty search is no search, as on customers.
+  @InputField('search', 'string', { nullable: true, description: 'Substring of title, description or job_number' }) search?: string | null;
 }

@@ -40,7 +40,7 @@ async function applyJobInput(ctx: RequestContext, job: Job, input: JobCreateInpu
   if (input.status !== undefined) setJobStatus(job, input.status);
   // Checked on the merged record, so a PUT of only one end is judged against the stored other.
   if (job.scheduledTimeStart && job.scheduledTimeEnd && job.scheduledTimeEnd < job.scheduledTimeStart) {
-    throw AppError.field(input.scheduledTimeEnd !== undefined ? 'scheduledTimeEnd' : 'scheduledTimeStart', 'is out of order: scheduled_time_end must not be before scheduled_time_start');
+    throw AppError.field(input.scheduledTimeEnd !== undefined ? 'scheduledTimeEnd' : 'scheduledTimeStart', 'is out of order: the end time must not be before the start time');
   }
 }
 

@@ -1,0 +1,128 @@
+import request from 'supertest';
+import { createTenant, gql, rest, Tenant, TestApp, useTestApp } from './helpers/app';
+
+// Conventions found wanting in an audit against DECISIONS §2, §3, §12 and §13, on both surfaces.
+
+const t = useTestApp();
+
+async function customer(t: TestApp, a: Tenant) {
+  return (await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'Lovelace' })).body.data;
+}
+
+const CREATE_CUSTOMER = `mutation($i: CustomerCreateInput!) { createCustomer(input: $i) { uuid } }`;
+
+describe('NUL characters in JSON object fields', () => {
+  it('are refused with 400 naming the field, never a 500, on both surfaces', async () => {
+    const a = await createTenant(t);
+    for (const flags of [{ note: 'a\u0000b' }, { ['k\u0000']: 1 }, { deep: [{ x: ['\u0000'] }] }]) {
+      const res = await rest(t, a).post('/customers', { first_name: 'A', last_name: 'B', internal_flags: flags });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'internal_flags', message: 'internal_flags must not contain NUL characters' }]);
+    }
+    const c = await customer(t, a);
+    const put = await rest(t, a).put(`/customers/${c.uuid}`, { internal_flags: { a: '\u0000' } });
+    expect(put.status).toBe(400);
+    expect(put.body.error.details[0].field).toBe('internal_flags');
+    const loc = await rest(t, a).post('/locations', { name: 'N', address1: '1 A St', city: 'X', state: 'TX', zip: '75001', service_types_offered: ['a\u0000'] });
+    expect(loc.status).toBe(400);
+    expect(loc.body.error.details[0].field).toBe('service_types_offered');
+
+    const g = await gql(t, a, CREATE_CUSTOMER, { i: { firstName: 'A', lastName: 'B', internalFlags: { a: 'x\u0000' } } });
+    expect(g.errors?.[0].extensions).toEqual({ code: 'VALIDATION_ERROR', details: [{ field: 'internalFlags', message: 'internalFlags must not contain NUL characters' }] });
+    expect((await rest(t, a).get('/customers')).body.data.pagination.total).toBe(1);
+  });
+});
+
+describe('GraphQL input values of the wrong shape', () => {
+  it('variables that do not fit their types: 400 VALIDATION_ERROR naming the GraphQL field', async () => {
+    const a = await createTenant(t);
+    const cases: Array<[object, string, string]> = [
+      [{ i: { firstName: 'A', lastName: 'B', isVip: 'yes' } }, 'isVip', 'isVip is invalid'],
+      [{ i: { firstName: 'A', lastName: 'B', bogus: 1 } }, 'bogus', 'bogus is not a known field'],
+      [{ i: { firstName: 'A' } }, 'lastName', 'lastName is required'],
+      [{ i: { firstName: 'A', lastName: 'B', customerType: 'Residential' } }, 'customerType', 'customerType is invalid'],
+      [{}, 'input', 'input is required'],
+    ];
+    for (const [vars, field, message] of cases) {
+      const res = await request(t.app).post('/graphql').set('Authorization', `Bearer ${a.key}`).send({ query: CREATE_CUSTOMER, variables: vars });
+      expect(res.status).toBe(400);
+      const e = res.body.errors[0];
+      expect(e.extensions.code).toBe('VALIDATION_ERROR');
+      expect(e.extensions.details).toHaveLength(1);
+      expect(e.extensions.details[0].field).toBe(field);
+      expect(e.extensions.details[0].message.startsWith(message)).toBe(true);
+      expect(e.message).toBe(e.extensions.details[0].message);
+    }
+    // A scalar variable is named by the argument it is passed to; list items by their index.
+    const bad = await gql(t, a, `query($u: UUID!) { job(uuid: $u) { uuid } }`, { u: 'not-a-uuid' });
+    expect(bad.errors?.[0].extensions.details?.[0].field).toBe('uuid');
+    const nested = await gql(t, a, `query($p: InvoicePreviewInput!) { previewInvoice(input: $p) { preview { subtotal } } }`, {
+      p: { lineItems: [{ unitPrice: 1 }, { unitPrice: 'x' }] },
+    });
+    expect(nested.errors?.[0].extensions.details?.[0].field).toBe('lineItems[1].unitPrice');
+    expect((await rest(t, a).get('/customers')).body.data.pagination.total).toBe(0);
+  });
+
+  it('values written in the document: 400 VALIDATION_ERROR naming the field too', async () => {
+    const a = await createTenant(t);
+    const cases: Array<[string, string]> = [
+      [`mutation { createCustomer(input: {firstName: "A", lastName: "B", isVip: "yes"}) { uuid } }`, 'isVip'],
+      [`mutation { createCustomer(input: {firstName: "A", lastName: "B", customerType: Residential}) { uuid } }`, 'customerType'],
+      [`mutation { createCustomer(input: {firstName: "A"}) { uuid } }`, 'lastName'],
+      [`mutation { createCustomer { uuid } }`, 'input'],
+      [`{ job(uuid: "nope") { uuid } }`, 'uuid'],
+      [`{ jobs(customerUuid: "nope") { items { uuid } } }`, 'customerUuid'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await request(t.app).post('/graphql').set('Authorization', `Bearer ${a.key}`).send({ query });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+      expect(res.body.errors[0].extensions.details?.[0].field).toBe(field);
+    }
+  });
+});
+
+describe('403 on GraphQL', () => {
+  it('an add-on refusal answers GraphQL with HTTP 403 as well as ADDON_REQUIRED', async () => {
+    const a = await createTenant(t, { addons: [] });
+    const res = await request(t.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${a.key}`)
+      .send({ query: `mutation { updateNumbering(input: {invoice: {prefix: "X-"}}) { invoice { prefix } } }` });
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'ADDON_REQUIRED' });
+    // A refusal of another kind keeps GraphQL's usual 200.
+    const missing = await gql(t, a, `{ job(uuid: "00000000-0000-4000-8000-000000000000") { uuid } }`);
+    expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('jobs', () => {
+  it('an empty search is no search, as on customers, on both surfaces', async () => {
+    const a = await createTenant(t);
+    const c = await customer(t, a);
+    await rest(t, a).post('/jobs', { customer_uuid: c.uuid, title: 'Fix the sink' });
+    for (const path of ['/jobs?search=', '/customers?search=']) {
+      const res = await rest(t, a).get(path);
+      expect(res.status).toBe(200);
+      expect(res.body.data.pagination.total).toBe(1);
+    }
+    const g = await gql(t, a, `{ jobs(search: "") { pagination { total } } }`);
+    expect(g.data.jobs.pagination.total).toBe(1);
+  });
+
+  it('the time-order error names the GraphQL field and no REST names on GraphQL', async () => {
+    const a = await createTenant(t);
+    const c = await customer(t, a);
+    const g = await gql(t, a, `mutation($i: JobCreateInput!) { createJob(input: $i) { uuid } }`, {
+      i: { customerUuid: c.uuid, title: 'X', scheduledTimeStart: '10:00', scheduledTimeEnd: '09:59' },
+    });
+    const d = g.errors?.[0].extensions.details?.[0];
+    expect(d?.field).toBe('scheduledTimeEnd');
+    expect(d?.message).not.toMatch(/scheduled_time/);
+    const r = await rest(t, a).post('/jobs', { customer_uuid: c.uuid, title: 'X', scheduled_time_start: '10:00', scheduled_time_end: '09:59' });
+    expect(r.body.error.details[0].field).toBe('scheduled_time_end');
+    expect(r.body.error.details[0].message).toMatch(/^scheduled_time_end /);
+    expect(r.body.error.details[0].message).not.toMatch(/scheduledTime/);
+  });
+});
