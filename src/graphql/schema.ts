@@ -8,14 +8,14 @@ import { CustomerJobsResolver, JobResolver } from '../modules/job/job.resolver';
 import { JobPhotoResolver } from '../modules/job-photo/job-photo.resolver';
 import { CustomerInvoicesResolver, InvoiceResolver, JobInvoicesResolver } from '../modules/invoice/invoice.resolver';
 import { LocationResolver } from '../modules/location/location.resolver';
-import { PaymentResolver } from '../modules/payment/payment.resolver';
-import { EstimateResolver } from '../modules/estimate/estimate.resolver';
+import { CustomerPaymentsResolver, PaymentResolver } from '../modules/payment/payment.resolver';
+import { CustomerEstimatesResolver, EstimateResolver, JobEstimatesResolver } from '../modules/estimate/estimate.resolver';
 import { NumberingResolver } from '../modules/numbering/numbering.resolver';
 import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, NumberingResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver];
 
 let cached: GraphQLSchema | undefined;
 

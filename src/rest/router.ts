@@ -3,7 +3,7 @@ import { requireAddon } from '../auth/addons';
 import type { Addon } from '../modules/company/company.entity';
 import { isDeepStrictEqual } from 'node:util';
 import type { RequestContext } from '../core/context';
-import { restFieldsOf } from '../core/fields';
+import { FieldMeta, restFieldsOf } from '../core/fields';
 import type { Page } from '../core/pagination';
 import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
@@ -142,16 +142,35 @@ async function dropUnchangedReadOnly(route: RouteDef, getTwin: RouteDef, ctx: Re
 /** Services name fields by their property (GraphQL) names; REST shows the declared REST names. */
 function renameFields(err: unknown, route: RouteDef): unknown {
   if (!(err instanceof AppError) || !err.details?.length) return err;
-  const names = new Map<string, string>();
-  for (const cls of [route.output, route.query, route.body]) {
-    if (cls) for (const f of restFieldsOf(cls)) names.set(f.prop, f.restName);
-    // One level of nested objects too ('invoice.overrideNumber' → 'invoice.override_number').
-    if (cls) for (const f of restFieldsOf(cls)) if (f.kind === 'object' && !f.list) for (const s of restFieldsOf(f.type!())) names.set(`${f.prop}.${s.prop}`, `${f.restName}.${s.restName}`);
-  }
+  const classes = [route.output, route.query, route.body].filter((c): c is NonNullable<typeof c> => !!c);
   const details = err.details.map((d) => {
-    const rest = names.get(d.field);
+    const rest = restPath(d.field, classes);
     if (!rest || rest === d.field) return d;
     return { field: rest, message: d.message.startsWith(d.field) ? rest + d.message.slice(d.field.length) : d.message };
   });
   return new AppError(err.code, details.length === 1 ? details[0].message : err.message, details);
+}
+
+/**
+ * The REST name of a property path, through nested objects and lists at any depth:
+ * 'lineItems[0].lineTotal' → 'line_items[0].line_total', 'invoice.overrideNumber' →
+ * 'invoice.override_number'. Null when the first segment is no field of these classes.
+ */
+export function restPath(path: string, classes: Function[]): string | null {
+  for (const cls of classes) {
+    let current: Function | undefined = cls;
+    const out: string[] = [];
+    for (const segment of path.split('.')) {
+      const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(segment);
+      const meta: FieldMeta | undefined = m && current ? restFieldsOf(current).find((f) => f.prop === m[1]) : undefined;
+      if (!m || !meta) {
+        out.length = 0;
+        break;
+      }
+      out.push(meta.restName + m[2]);
+      current = meta.kind === 'object' && meta.type ? meta.type() : undefined;
+    }
+    if (out.length) return out.join('.');
+  }
+  return null;
 }

@@ -1,8 +1,9 @@
-import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
+import { relationLimit } from '../job/job.resolver';
 import { Location } from '../location/location.entity';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';
@@ -49,5 +50,22 @@ export class EstimateResolver extends CrudResolver({
   @FieldResolver(() => User, { nullable: true })
   createdBy(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<User | null> {
     return ctx.loaders.one(User, e.createdByUserId);
+  }
+}
+
+// Customer.estimates and Job.estimates live with the estimates, so those modules do not depend on this one.
+@Resolver(() => Customer)
+export class CustomerEstimatesResolver {
+  @FieldResolver(() => [Estimate], { description: 'Estimates that are not deleted, newest first' })
+  estimates(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Estimate[]> {
+    return ctx.loaders.children(Estimate, 'customer', customer.uuid, relationLimit(limit));
+  }
+}
+
+@Resolver(() => Job)
+export class JobEstimatesResolver {
+  @FieldResolver(() => [Estimate], { description: 'Estimates that are not deleted, newest first' })
+  estimates(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Estimate[]> {
+    return ctx.loaders.children(Estimate, 'job', job.uuid, relationLimit(limit));
   }
 }

@@ -140,8 +140,11 @@ export const estimateService = {
       if (input.serviceDescription !== undefined) e.serviceDescription = input.serviceDescription;
       if (input.internalNotes !== undefined) e.internalNotes = input.internalNotes;
       if (input.customerNotes !== undefined) e.customerNotes = input.customerNotes;
-      if (input.jobUuid !== undefined) e.job = input.jobUuid === null ? null : await jobRef(tx, input.jobUuid, e.customer.uuid);
-      if (input.locationUuid !== undefined) {
+      // An unchanged reference stays valid even if its target was deleted since (GET → PUT works).
+      if (input.jobUuid !== undefined && input.jobUuid !== e.jobUuid) {
+        e.job = input.jobUuid === null ? null : await jobRef(tx, input.jobUuid, e.customer.uuid);
+      }
+      if (input.locationUuid !== undefined && input.locationUuid !== e.locationUuid) {
         e.location = input.locationUuid === null ? null : await resolveRef(tx, Location, input.locationUuid, 'locationUuid', 'location');
       }
       if (input.status !== undefined) setStatus(e, input.status, wasExpired, now);

@@ -43,9 +43,21 @@ export class InvoiceAmountsInput {
   progressPercentage?: number | null;
 }
 
+// The preview also takes the create body (a dry run of create: the same input gives the same
+// numbers). Only the amounts and the job count; references sent must be the company's and agree
+// as on create; the other fields are checked like create's and otherwise ignored.
 @InputType('InvoicePreviewInput')
 export class InvoicePreviewInput extends InvoiceAmountsInput {
   @InputField('job_uuid', 'uuid', { nullable: true, description: 'its amounts are used when line_items is omitted' }) jobUuid?: string | null;
+  @InputField('customer_uuid', 'uuid', opt) customerUuid?: string | null;
+  @InputField('estimate_uuid', 'uuid', opt) estimateUuid?: string | null;
+  @InputField('location_uuid', 'uuid', opt) locationUuid?: string | null;
+  @InputField('issue_date', 'date') issueDate?: string;
+  @InputField('due_date', 'date') dueDate?: string;
+  @InputField('notes', 'text', opt) notes?: string | null;
+  @InputField('terms', 'text', opt) terms?: string | null;
+  @InputField('internal_notes', 'text', opt) internalNotes?: string | null;
+  @InputField('status', 'enum', { enum: InvoiceStatus }) status?: InvoiceStatus;
 }
 
 @InputType('InvoiceCreateInput')

@@ -117,6 +117,17 @@ export const invoiceService = {
 
   async preview(ctx: RequestContext, input: InvoicePreviewInput): Promise<InvoicePreview> {
     const job = input.jobUuid ? await resolveRef(ctx, Job, input.jobUuid, 'jobUuid', 'job') : null;
+    // The create body is accepted too: its references are checked as create checks them.
+    const customer = input.customerUuid ? await resolveRef(ctx, Customer, input.customerUuid, 'customerUuid', 'customer') : null;
+    const estimate = input.estimateUuid ? await resolveRef(ctx, Estimate, input.estimateUuid, 'estimateUuid', 'estimate') : null;
+    if (input.locationUuid) await resolveRef(ctx, Location, input.locationUuid, 'locationUuid', 'location');
+    if (job && customer && job.customer.uuid !== customer.uuid) throw AppError.field('customerUuid', "must be the job's customer");
+    const billed = customer?.uuid ?? job?.customer.uuid;
+    if (estimate && billed && estimate.customer.uuid !== billed) throw AppError.field('estimateUuid', "must be an estimate of the invoice's customer");
+    if (input.status !== undefined && input.status !== InvoiceStatus.PENDING && input.status !== InvoiceStatus.DRAFT) {
+      throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
+    }
+    if (input.dueDate && input.issueDate && input.dueDate < input.issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
     const progress = progressOf(input.invoiceType ?? InvoiceType.FULL, input.progressPercentage, null);
     const t = computeTotals({
       lineItems: linesIn(input.lineItems),

@@ -1,8 +1,9 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Invoice } from '../invoice/invoice.entity';
+import { relationLimit } from '../job/job.resolver';
 import { User } from '../user/user.entity';
 import { Payment } from './payment.entity';
 import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
@@ -31,5 +32,14 @@ export class PaymentResolver extends CrudResolver({
   @FieldResolver(() => User, { nullable: true })
   createdBy(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<User | null> {
     return ctx.loaders.one(User, payment.createdByUserId);
+  }
+}
+
+// Customer.payments lives with the payments, so the customer module does not depend on this one.
+@Resolver(() => Customer)
+export class CustomerPaymentsResolver {
+  @FieldResolver(() => [Payment], { description: 'Payments that are not deleted, newest first' })
+  payments(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Payment[]> {
+    return ctx.loaders.children(Payment, 'customer', customer.uuid, relationLimit(limit));
   }
 }

@@ -22,7 +22,8 @@ async function checkWithinTotal(tx: RequestContext, invoice: Invoice, payment: P
   const others = await completedSum(tx, invoice.uuid, payment.uuid);
   if (others + payment.amountCents > invoice.totalAmountCents) {
     const balance = fromCents(invoice.totalAmountCents - others).toFixed(2);
-    throw AppError.field('amount', `amount exceeds invoice balance (${balance})`);
+    // The message reads 'amount exceeds invoice balance (…)' (DECISIONS §9): the field name starts it.
+    throw AppError.field('amount', `exceeds invoice balance (${balance})`);
   }
 }
 
