@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createTenant, gql, rest, Tenant, TestApp, useTestApp } from './helpers/app';
+import { admin } from './helpers/cli';
 
 // Conventions found wanting in an audit against DECISIONS §2, §3, §12 and §13, on both surfaces.
 
@@ -124,5 +125,17 @@ describe('jobs', () => {
     expect(r.body.error.details[0].field).toBe('scheduled_time_end');
     expect(r.body.error.details[0].message).toMatch(/^scheduled_time_end /);
     expect(r.body.error.details[0].message).not.toMatch(/scheduledTime/);
+  });
+});
+
+describe('admin CLI ids', () => {
+  it('an id that is not a UUID is a NOT_FOUND or VALIDATION_ERROR object, never a database error', async () => {
+    const a = await createTenant(t);
+    const revoke = await admin(t, 'revoke-key', '--key', 'nope');
+    expect(revoke).toEqual({ code: 1, out: { error: { code: 'NOT_FOUND', message: 'API key not found' } } });
+    const key = await admin(t, 'create-key', '--company', a.companyUuid, '--user', 'nope');
+    expect(key).toEqual({ code: 1, out: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^user /) } } });
+    const company = await admin(t, 'list-keys', '--company', 'a'.repeat(36));
+    expect(company).toEqual({ code: 1, out: { error: { code: 'NOT_FOUND', message: 'Company not found' } } });
   });
 });

@@ -3,7 +3,7 @@ import { generateApiKey, hashApiKey } from '../../auth/api-key';
 import { canonicalCidr } from '../../auth/ip-allow-list';
 import { USAGE_PERIODS } from '../../auth/usage-limit';
 import { AppError } from '../../errors/app-error';
-import { isEmail } from '../../core/values';
+import { isEmail, isUuid } from '../../core/values';
 import { ApiKey, UsagePeriod } from '../api-key/api-key.entity';
 import { User } from '../user/user.entity';
 import { ADDONS, Company } from './company.entity';
@@ -64,8 +64,9 @@ export async function createUser(em: EntityManager, o: { companyUuid: string; fi
 export async function createKey(em: EntityManager, o: { companyUuid: string; userId?: string } & KeyOptions) {
   const options = keyOptions(o);
   const company = await findCompany(em, o.companyUuid);
+  if (o.userId !== undefined && !isUuid(o.userId)) throw AppError.field('user', 'must be a user id (a UUID)');
   const user = o.userId
-    ? await em.findOne(User, { id: o.userId, company }, NO_FILTERS)
+    ? await em.findOne(User, { id: o.userId.toLowerCase(), company }, NO_FILTERS)
     : await em.findOne(User, { company }, { ...NO_FILTERS, orderBy: { createdAt: 'asc', id: 'asc' } });
   if (!user) throw AppError.field('user', 'does not match any user of this company');
   return issueKey(em, company, user, options);
@@ -105,7 +106,8 @@ async function issueKey(em: EntityManager, company: Company, user: User, o: KeyO
 }
 
 export async function revokeKey(em: EntityManager, id: string) {
-  const key = await em.findOne(ApiKey, { id }, NO_FILTERS);
+  // A key id that is not a UUID names no key (never a database error).
+  const key = isUuid(id) ? await em.findOne(ApiKey, { id: id.toLowerCase() }, NO_FILTERS) : null;
   if (!key) throw AppError.notFound('API key');
   key.revokedAt ??= new Date();
   await em.flush();
@@ -125,7 +127,7 @@ export async function listKeys(em: EntityManager, companyUuid: string) {
 }
 
 export async function findCompany(em: EntityManager, uuid: string): Promise<Company> {
-  const company = /^[0-9a-f-]{36}$/i.test(uuid ?? '') ? await em.findOne(Company, { uuid: uuid.toLowerCase() }, NO_FILTERS) : null;
+  const company = isUuid(uuid) ? await em.findOne(Company, { uuid: uuid.toLowerCase() }, NO_FILTERS) : null;
   if (!company) throw AppError.notFound('Company');
   return company;
 }
