@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 import { fields, makeInvoice, makeJob, pay } from './helpers/billing';
 import { makeEstimate, makeLocation } from './estimate-fixtures';
@@ -147,6 +148,41 @@ describe('billing contract', () => {
     ]);
     expect(res.data.customer.one).toEqual([{ uuid: p2.uuid }]);
     expect(res.data.job.estimates).toEqual([{ uuid: second.uuid }]);
+  });
+  it('an Idempotency-Key replay is the first response byte for byte (key order kept), on both surfaces', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a);
+    const post = () =>
+      request(t.app)
+        .post('/api/v1/payments')
+        .set('Authorization', `Bearer ${a.key}`)
+        .set('Idempotency-Key', 'same-text')
+        .send({ invoice_uuid: inv.uuid, payment_type: 'cash', amount: 10, payment_date: '2026-11-21' });
+    const first = await post();
+    const again = await post();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    const op = { query: `mutation($i: PaymentCreateInput!) { createPayment(input: $i) { uuid paymentNumber amount invoice { invoiceNumber } } }`, variables: { i: { invoiceUuid: inv.uuid, paymentType: 'CASH', amount: 5, paymentDate: '2026-11-21' } } };
+    const g = () => request(t.app).post('/graphql').set('Authorization', `Bearer ${a.key}`).set('Idempotency-Key', 'same-gql').send(op);
+    const g1 = await g();
+    const g2 = await g();
+    expect(g2.headers['idempotent-replayed']).toBe('true');
+    expect(g2.text).toBe(g1.text);
+    expect((await rest(t, a).get(`/invoices/${inv.uuid}`)).body.data.paid_amount).toBe(15);
+  });
+
+  it('an invoice GET → PUT that changes nothing keeps updated_at, line items included', async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a, { line_items: [{ description: 'Valve', quantity: 1.5, unit_price: 0.01, tax_rate: 25 }, { unit_price: 3 }] });
+    const got = (await rest(t, a).get(`/invoices/${inv.uuid}`)).body.data;
+    const put = await rest(t, a).put(`/invoices/${inv.uuid}`, got);
+    expect(put.status).toBe(200);
+    expect(put.body.data).toEqual(got);
+    const lines = await rest(t, a).put(`/invoices/${inv.uuid}`, { line_items: got.line_items });
+    expect(lines.body.data.updated_at).toBe(got.updated_at);
+    const changed = await rest(t, a).put(`/invoices/${inv.uuid}`, { line_items: [{ unit_price: 3 }] });
+    expect(changed.body.data).toMatchObject({ subtotal: 3, tax_amount: 0, total_amount: 3 });
+    expect(changed.body.data.updated_at).not.toBe(got.updated_at);
   });
 });
 

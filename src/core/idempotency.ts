@@ -58,7 +58,8 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
       return {
         kind: 'run',
         finish: async (response) => {
-          await run(`update idempotency_keys set state = 'done', response = ?::jsonb where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
+          // Kept as JSON text (a jsonb string): jsonb would reorder the keys, and a replay is the first response as sent.
+          await run(`update idempotency_keys set state = 'done', response = to_jsonb(?::text) where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
         },
         abandon: async () => {
           await run(`delete from idempotency_keys where api_key_id = ? and route = ? and key = ? and state = 'running'`, pk);
@@ -76,7 +77,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
       continue;
     }
     if (row.request_hash !== hash) throw AppError.field(IDEMPOTENCY_HEADER, 'was already used with a different request body');
-    if (row.state === 'done') return { kind: 'replay', response: row.response };
+    if (row.state === 'done') return { kind: 'replay', response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response };
     if (Date.now() > deadline) throw AppError.field(IDEMPOTENCY_HEADER, 'belongs to a request that is still running; retry later');
     await new Promise((r) => setTimeout(r, POLL_MS));
   }

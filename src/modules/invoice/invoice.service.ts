@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { companyToday } from '../../core/company-time';
+import { canonicalJson } from '../../core/idempotency';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
 import { fromCents, toCents } from '../../core/money';
 import { AppError, ErrorDetail } from '../../errors/app-error';
@@ -67,7 +68,9 @@ function checkSentLines(items: InvoiceAmountsInput['lineItems'], t: Totals): voi
 }
 
 function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
-  invoice.lineItems = hadLines ? linesOut(t) : null;
+  const lines = hadLines ? linesOut(t) : null;
+  // The same lines sent back (GET → edit → PUT) are no change: updated_at stays.
+  if (canonicalJson(lines) !== canonicalJson(invoice.lineItems)) invoice.lineItems = lines;
   invoice.subtotalCents = t.subtotalCents;
   invoice.taxAmountCents = t.taxCents;
   invoice.discountAmountCents = t.discountCents;
