@@ -139,3 +139,15 @@ describe('admin CLI ids', () => {
     expect(company).toEqual({ code: 1, out: { error: { code: 'NOT_FOUND', message: 'Company not found' } } });
   });
 });
+
+describe('REST field names in errors of PUT and DELETE', () => {
+  it('deleting the primary location: 400 naming is_primary (REST) and isPrimary (GraphQL)', async () => {
+    const a = await createTenant(t);
+    const loc = (await rest(t, a).post('/locations', { name: 'Shop', address1: '1 Main St', city: 'X', state: 'TX', zip: '75001', is_primary: true })).body.data;
+    const res = await rest(t, a).delete(`/locations/${loc.uuid}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'is_primary', message: expect.stringMatching(/^is_primary /) }]);
+    const g = await gql(t, a, `mutation($u: UUID!) { deleteLocation(uuid: $u) { message } }`, { u: loc.uuid });
+    expect(g.errors?.[0].extensions.details?.[0].field).toBe('isPrimary');
+  });
+});

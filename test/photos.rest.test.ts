@@ -72,6 +72,20 @@ describe('REST job photos', () => {
     expect((await request(t.app).get(`/api/v1/jobs/${j.uuid}/photos`)).status).toBe(401);
   });
 
+  it('upload returns each photo as GET does, with the uploader embedded (DECISIONS §2)', async () => {
+    const a = await createTenant(t);
+    const j = await job(t, a);
+    const res = await upload(t, a, j.uuid).attach('photos', png(), 'a.png').attach('photos', JPEG, 'b.jpg');
+    expect(res.status).toBe(200);
+    const got = await rest(t, a).get(`/jobs/${j.uuid}/photos/${res.body.data.photos[1].uuid}`);
+    const { photo_url: _u, ...fields } = got.body.data;
+    expect(res.body.data.photos[1]).toEqual({ ...fields, photo_url: expect.any(String) });
+    for (const p of res.body.data.photos) expect(p.user).toEqual({ id: a.userId, first_name: expect.any(String), last_name: expect.any(String) });
+    const doc = (await request(t.app).get('/api/v1/openapi.json')).body;
+    const item = doc.paths['/api/v1/jobs/{job_uuid}/photos'].post.responses['200'].content['application/json'].schema.properties.data.properties.photos.items;
+    expect(item.allOf[1].properties.user.properties).toHaveProperty('first_name');
+  });
+
   it('lists (filter photo_type) and gets with the uploader embedded; delete keeps the file', async () => {
     const a = await createTenant(t);
     const j = await job(t, a);

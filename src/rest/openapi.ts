@@ -114,7 +114,9 @@ export function openApiDocument(routes: RouteDef[]): Schema {
         params.push({ name: f.restName, in: 'query', required: false, schema });
       }
     }
-    let item = register(r.output, 'out', schemas);
+    // With embedIn, the summaries go on the records of a list inside the output (an upload's photos).
+    const within = r.embedIn ? restFieldsOf(r.output).find((f) => f.prop === r.embedIn) : undefined;
+    let item = register(within ? within.type!() : r.output, 'out', schemas);
     if (r.embed?.length) {
       item = {
         allOf: [
@@ -131,6 +133,7 @@ export function openApiDocument(routes: RouteDef[]): Schema {
         ],
       };
     }
+    if (within) item = { type: 'object', required: [within.restName], properties: { [within.restName]: { type: 'array', items: item } } };
     const data: Schema = r.plural
       ? { type: 'object', required: [r.plural, 'pagination'], properties: { [r.plural]: { type: 'array', items: item }, pagination: register(Pagination, 'out', schemas) } }
       : item;

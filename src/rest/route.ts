@@ -38,6 +38,8 @@ export interface RouteDef {
   output: Cls;
   /** Embedded summaries: on every item of a list, or on the single record. */
   embed?: Embed[];
+  /** Property of `output` holding a list of records that get the `embed` summaries instead. */
+  embedIn?: string;
   /** Multipart routes parse their own bodies (photo upload). */
   multipart?: { fields: Record<string, string | Record<string, unknown>> };
   /** Add-on the company needs (403 ADDON_REQUIRED before the body is read). */

@@ -61,6 +61,8 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 
 function handler(route: RouteDef, table: RouteDef[]): Handler {
   const getTwin = route.method === 'PUT' ? table.find((r) => r.method === 'GET' && r.path === route.path) : undefined;
+  // Errors of a PUT or DELETE may name fields of the record the path names, as its GET shows them.
+  const record = route.method === 'GET' ? undefined : table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural)?.output;
   return async (req, res, next) => {
     try {
       const ctx = req.ctx!;
@@ -83,7 +85,7 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
       res.json({ success: true, data: await shape(route, ctx, result) });
     } catch (err) {
-      next(renameFields(err, route));
+      next(renameFields(err, route, record));
     }
   };
 }
@@ -97,6 +99,12 @@ export async function shape(route: RouteDef, ctx: RequestContext, result: unknow
     return { [route.plural]: items, pagination: toRest(page.pagination.constructor, page.pagination) };
   }
   const data = toRest(route.output, result);
+  if (route.embedIn) {
+    // The records are a list inside the result (an upload's photos): each gets the summaries.
+    const meta = restFieldsOf(route.output).find((f) => f.prop === route.embedIn)!;
+    await embed(route.embed, ctx, (result as Record<string, unknown[]>)[meta.prop], data[meta.restName] as Record<string, unknown>[]);
+    return data;
+  }
   await embed(route.embed, ctx, [result], [data]);
   return data;
 }
@@ -140,9 +148,9 @@ async function dropUnchangedReadOnly(route: RouteDef, getTwin: RouteDef, ctx: Re
 }
 
 /** Services name fields by their property (GraphQL) names; REST shows the declared REST names. */
-function renameFields(err: unknown, route: RouteDef): unknown {
+function renameFields(err: unknown, route: RouteDef, record?: Function): unknown {
   if (!(err instanceof AppError) || !err.details?.length) return err;
-  const classes = [route.output, route.query, route.body].filter((c): c is NonNullable<typeof c> => !!c);
+  const classes = [route.output, route.query, route.body, record].filter((c): c is NonNullable<typeof c> => !!c);
   const details = err.details.map((d) => {
     const rest = restPath(d.field, classes);
     if (!rest || rest === d.field) return d;
