@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 import { fields, makeInvoice, makeJob, pay } from './helpers/billing';
-import { makeEstimate, makeLocation } from './estimate-fixtures';
+import { makeEstimate, makeLocation, makeTemplate } from './estimate-fixtures';
 
 // Contract rules of estimates, invoices and payments found by the billing audit, on both surfaces.
 
@@ -24,6 +24,11 @@ describe('billing contract', () => {
     const put = await rest(t, a).put(`/invoices/${inv.uuid}`, { line_items: [{ unit_price: 5, quantity: 2, line_total: 9.99 }] });
     expect(put.body.error.message).toBe('line_items[0].line_total is computed: quantity × unit_price is 10');
     expect(fields(put)).toEqual(['line_items[0].line_total']);
+    // Computed amounts of a preview are named as the preview shows them.
+    const tmpl = await makeTemplate(t, a);
+    const big = await rest(t, a).post('/estimates/preview', { template_uuid: tmpl.uuid, quantity: 9_999_999_999 });
+    expect(big.body.error.details).toEqual([{ field: 'total_amount', message: 'total_amount would be above 9,999,999,999.99' }]);
+    expect(fields(await rest(t, a).post('/invoices/preview', { subtotal: 9_999_999_999.99, tax_amount: 1 }))).toEqual(['total_amount']);
     // GraphQL keeps the camelCase path.
     const g = await gql(t, a, `query { previewInvoice(input: { lineItems: [{ unitPrice: 10, lineTotal: 11 }] }) { preview { subtotal } } }`);
     expect(g.errors?.[0].extensions.details?.map((d) => d.field)).toEqual(['lineItems[0].lineTotal']);

@@ -162,9 +162,10 @@ function renameFields(err: unknown, route: RouteDef, record?: Function): unknown
 /**
  * The REST name of a property path, through nested objects and lists at any depth:
  * 'lineItems[0].lineTotal' → 'line_items[0].line_total', 'invoice.overrideNumber' →
- * 'invoice.override_number'. Null when the first segment is no field of these classes.
+ * 'invoice.override_number'; else a field of one of their nested objects ('totalAmount' of a
+ * preview → 'total_amount'). Null when none has it.
  */
-export function restPath(path: string, classes: Function[]): string | null {
+export function restPath(path: string, classes: Function[], nested = true): string | null {
   for (const cls of classes) {
     let current: Function | undefined = cls;
     const out: string[] = [];
@@ -179,6 +180,15 @@ export function restPath(path: string, classes: Function[]): string | null {
       current = meta.kind === 'object' && meta.type ? meta.type() : undefined;
     }
     if (out.length) return out.join('.');
+  }
+  // A computed amount of a nested result (a preview's total_amount under data.preview).
+  if (!nested) return null;
+  for (const cls of classes) {
+    for (const f of restFieldsOf(cls)) {
+      if (f.kind !== 'object' || !f.type) continue;
+      const found = restPath(path, [f.type()], false);
+      if (found) return found;
+    }
   }
   return null;
 }
