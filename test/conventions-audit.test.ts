@@ -151,3 +151,16 @@ describe('REST field names in errors of PUT and DELETE', () => {
     expect(g.errors?.[0].extensions.details?.[0].field).toBe('isPrimary');
   });
 });
+
+describe('one primary location under concurrency', () => {
+  it('concurrent creates and updates that make locations primary leave exactly one primary, and all succeed', async () => {
+    const a = await createTenant(t);
+    const body = (i: number) => ({ name: `L${i}`, address1: '1 Main St', city: 'X', state: 'TX', zip: '75001', is_primary: true });
+    const made = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => rest(t, a).post('/locations', body(i))));
+    expect(made.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const again = await Promise.all(made.map((r) => rest(t, a).put(`/locations/${r.body.data.uuid}`, { is_primary: true })));
+    expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const list = (await rest(t, a).get('/locations')).body.data.locations;
+    expect(list.filter((l: { is_primary: boolean }) => l.is_primary)).toHaveLength(1);
+  });
+});

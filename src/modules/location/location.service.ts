@@ -6,10 +6,13 @@ import { Location } from './location.entity';
 import { LocationCreateInput, LocationUpdateInput } from './location.inputs';
 
 // A company has at most one primary location: making one primary clears the flag on the others.
-async function clearOtherPrimaries(ctx: RequestContext, keep: Location): Promise<void> {
-  await ctx.em.nativeUpdate(
+// Concurrent requests that make locations primary queue on a per-company advisory lock taken in
+// the transaction, so the last one wins cleanly (never a unique-index error, never no primary).
+async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<void> {
+  await tx.em.getConnection().execute(`select pg_advisory_xact_lock(hashtext('primary-location:' || ?))`, [tx.company.uuid], 'all', tx.em.getTransactionContext());
+  await tx.em.nativeUpdate(
     Location,
-    { company: ctx.company, isPrimary: true, uuid: { $ne: keep.uuid } },
+    { company: tx.company, isPrimary: true, uuid: { $ne: keep.uuid } },
     { isPrimary: false, updatedAt: new Date() },
   );
 }
@@ -24,23 +27,26 @@ export const locationService = {
   },
 
   async create(ctx: RequestContext, input: LocationCreateInput) {
-    return ctx.em.transactional(async () => {
+    // ctx.em is a fork that does not follow the transaction: work on the transaction's own em.
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
       const location = new Location();
       location.company = ctx.company;
-      await applyInput(ctx, location, input);
-      if (location.isPrimary) await clearOtherPrimaries(ctx, location);
-      ctx.em.persist(location);
-      await ctx.em.flush();
+      await applyInput(tx, location, input);
+      if (location.isPrimary) await clearOtherPrimaries(tx, location);
+      em.persist(location);
+      await em.flush();
       return location;
     });
   },
 
   async update(ctx: RequestContext, uuid: string, input: LocationUpdateInput) {
-    return ctx.em.transactional(async () => {
-      const location = await this.get(ctx, uuid);
-      await applyInput(ctx, location, input);
-      if (location.isPrimary) await clearOtherPrimaries(ctx, location);
-      await ctx.em.flush();
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const location = await this.get(tx, uuid);
+      await applyInput(tx, location, input);
+      if (location.isPrimary) await clearOtherPrimaries(tx, location);
+      await em.flush();
       return location;
     });
   },
