@@ -164,3 +164,17 @@ describe('one primary location under concurrency', () => {
     expect(list.filter((l: { is_primary: boolean }) => l.is_primary)).toHaveLength(1);
   });
 });
+
+describe('GraphQL Job relations', () => {
+  it('Job.assignedUser names the same user as Job.assignedTo (REST: assigned_user), null when none', async () => {
+    const a = await createTenant(t);
+    const c = await customer(t, a);
+    const j = (await rest(t, a).post('/jobs', { customer_uuid: c.uuid, title: 'X', assigned_to_user_id: a.userId })).body.data;
+    const none = (await rest(t, a).post('/jobs', { customer_uuid: c.uuid, title: 'Y' })).body.data;
+    const q = `query($u: UUID!) { job(uuid: $u) { assignedTo { id } assignedUser { id firstName lastName } } }`;
+    const g = await gql(t, a, q, { u: j.uuid });
+    expect(g.data.job.assignedUser).toEqual({ id: a.userId, firstName: j.assigned_user.first_name, lastName: j.assigned_user.last_name });
+    expect(g.data.job.assignedTo).toEqual({ id: a.userId });
+    expect((await gql(t, a, q, { u: none.uuid })).data.job).toEqual({ assignedTo: null, assignedUser: null });
+  });
+});

@@ -42,6 +42,12 @@ export class JobResolver extends CrudResolver({
     return ctx.loaders.one(User, job.assignedToUserId);
   }
 
+  /** The same user under the name of REST's embedded summary (`assigned_user`). */
+  @FieldResolver(() => User, { nullable: true, description: 'The assigned user (same as assignedTo; REST embeds it as assigned_user)' })
+  assignedUser(@Root() job: Job, @Ctx() ctx: RequestContext): Promise<User | null> {
+    return ctx.loaders.one(User, job.assignedToUserId);
+  }
+
   @FieldResolver(() => [JobPhoto])
   async photos(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<JobPhoto[]> {
     return withPhotoUrls(ctx, await ctx.loaders.children(JobPhoto, 'job', job.uuid, relationLimit(limit)));
