@@ -29,6 +29,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Responses by status code, so that a non-2xx answer can be explained. */
+  statusCodes: Record<string, number>;
   errors: number;
 }
 
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries((result as any).statusCodeStats ?? {}).map(([code, v]: [string, any]) => [code, v.count])),
     errors: result.errors + result.timeouts,
   };
   process.stdout.write(JSON.stringify(out) + '\n');

@@ -92,7 +92,10 @@ export function printReport(r: Report, out: (line: string) => void): void {
   const rows = r.rows.map((x) => {
     const ratio = x.baseline ? x.result.rps / x.baseline.rps : null;
     const notes: string[] = [];
-    if (x.result.non2xx || x.result.errors) notes.push(`${x.result.non2xx} non-2xx, ${x.result.errors} errors`);
+    if (x.result.non2xx || x.result.errors) {
+      const codes = Object.entries(x.result.statusCodes ?? {}).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}×${n}`).join(' ');
+      notes.push(`${x.result.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${x.result.errors} errors`);
+    }
     if (x.sameJson === false) notes.push('JSON differs from baseline');
     if (x.id === 'photo_upload') notes.push(`RSS +${f1((x.rssRise ?? 0) / MB)} MB`);
     if (x.id === 'postgraphile_invoices') notes.push(r.postgraphileSameRows ? 'same invoices and payments' : 'rows differ');
