@@ -1,0 +1,2 @@
+// autocannon ships no types; the benchmark uses a small part of its API.
+declare module 'autocannon';
