@@ -178,3 +178,22 @@ describe('GraphQL Job relations', () => {
     expect((await gql(t, a, q, { u: none.uuid })).data.job).toEqual({ assignedTo: null, assignedUser: null });
   });
 });
+
+describe('customer type filter', () => {
+  it('takes one value or a comma-separated list (any matches), case-insensitively; GraphQL takes one or a list', async () => {
+    const a = await createTenant(t);
+    await rest(t, a).post('/customers', { first_name: 'R', last_name: 'One' });
+    await rest(t, a).post('/customers', { first_name: 'C', last_name: 'Two', customer_type: 'Commercial' });
+    await rest(t, a).post('/customers', { first_name: 'V', last_name: 'Three', is_vip: true });
+    const names = async (q: string) => ((await rest(t, a).get(`/customers?${q}`)).body.data.customers as Array<{ first_name: string }>).map((c) => c.first_name).sort();
+    expect(await names('filter=vip')).toEqual(['V']);
+    expect(await names('filter=commercial,VIP')).toEqual(['C', 'V']);
+    expect(await names('filter=residential')).toEqual(['R', 'V']);
+    expect(await names('filter=all,vip')).toEqual(['C', 'R', 'V']);
+    expect((await rest(t, a).get('/customers?filter=vip,gold')).status).toBe(400);
+    const one = await gql(t, a, `{ customers(filter: VIP) { items { firstName } } }`);
+    expect(one.data.customers.items).toEqual([{ firstName: 'V' }]);
+    const two = await gql(t, a, `{ customers(filter: [COMMERCIAL, VIP]) { pagination { total } } }`);
+    expect(two.data.customers.pagination.total).toBe(2);
+  });
+});

@@ -44,7 +44,9 @@ export type CustomerUpdateInput = InstanceType<typeof CustomerUpdateInput>;
 
 @ArgsType()
 export class CustomerListArgs extends ListArgs {
-  @InputField('filter', 'enum', { enum: CustomerFilter }) filter?: CustomerFilter;
+  // Like every type filter: one value or several (comma-separated in REST), any of which matches.
+  @InputField('filter', 'enum', { enum: CustomerFilter, list: true, description: 'One filter or several (comma-separated in REST); a customer matching any is listed' })
+  filter?: CustomerFilter[];
   // An empty search is no search.
   @InputField('search', 'string', { nullable: true }) search?: string | null;
 }

@@ -9,9 +9,14 @@ const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'prima
 export const customerService = {
   list(ctx: RequestContext, args: CustomerListArgs) {
     return listPage(ctx, Customer, args, (qb) => {
-      if (args.filter === CustomerFilter.RESIDENTIAL) qb.andWhere({ customerType: CustomerType.RESIDENTIAL });
-      if (args.filter === CustomerFilter.COMMERCIAL) qb.andWhere({ customerType: CustomerType.COMMERCIAL });
-      if (args.filter === CustomerFilter.VIP) qb.andWhere({ isVip: true });
+      const filters = args.filter ?? [];
+      if (filters.length && !filters.includes(CustomerFilter.ALL)) {
+        const any: object[] = [];
+        if (filters.includes(CustomerFilter.RESIDENTIAL)) any.push({ customerType: CustomerType.RESIDENTIAL });
+        if (filters.includes(CustomerFilter.COMMERCIAL)) any.push({ customerType: CustomerType.COMMERCIAL });
+        if (filters.includes(CustomerFilter.VIP)) any.push({ isVip: true });
+        qb.andWhere({ $or: any });
+      }
       if (args.search) {
         const p = containsPattern(args.search);
         const digits = args.search.replace(/\D/g, '');
