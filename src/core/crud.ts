@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error';
 import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
+import { leanResultList } from './lean';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -18,7 +19,11 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
   return found as T;
 }
 
-/** Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request. */
+/**
+ * Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request.
+ * The items are lean read-only instances (src/core/lean.ts): for reading and serializing, not for
+ * changes (load the record with findActive to change it).
+ */
 export async function listPage<T extends object>(
   ctx: RequestContext,
   entity: EntityName<T>,
@@ -30,7 +35,7 @@ export async function listPage<T extends object>(
   if (!args.includeDeleted) qb.andWhere({ deletedAt: null } as any);
   where?.(qb);
   const [items, total] = await Promise.all([
-    qb.clone().orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset).getResultList(),
+    leanResultList(ctx.em, qb.clone().orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset)),
     qb.clone().getCount(),
   ]);
   return pageOf(items, total, page, limit);

@@ -1,12 +1,14 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { leanFind } from '../core/lean';
 
 type Cls<T = any> = new (...args: any[]) => T;
 
 /**
  * Per-request batch loaders, so that related records load in a fixed number of statements
  * whatever the page size. Records by id include soft-deleted ones (embedded summaries show their
- * targets); relation lists hold the records that are not deleted, newest first.
+ * targets); relation lists hold the records that are not deleted, newest first. Records are lean
+ * read-only instances (src/core/lean.ts), loaded with the statements em.find would run.
  */
 export class Loaders {
   private readonly byId = new Map<Cls, DataLoader<string, any>>();
@@ -21,7 +23,7 @@ export class Loaders {
       const meta = this.em.getMetadata().find(entity.name)!;
       const pk = meta.primaryKeys[0];
       loader = new DataLoader<string, any>(async (ids) => {
-        const rows = await this.em.find(entity, { [pk]: { $in: [...ids] } } as any);
+        const rows = await leanFind(this.em, entity, { [pk]: { $in: [...ids] } });
         const map = new Map(rows.map((r: any) => [r[pk], r]));
         return ids.map((id) => map.get(id) ?? null);
       });
@@ -36,11 +38,7 @@ export class Loaders {
     let loader = this.lists.get(key);
     if (!loader) {
       loader = new DataLoader<string, any[]>(async (ids) => {
-        const rows = await this.em.find(
-          entity,
-          { [relation]: { $in: [...ids] }, deletedAt: null } as any,
-          { orderBy: { createdAt: 'desc', uuid: 'desc' } as any },
-        );
+        const rows = await leanFind(this.em, entity, { [relation]: { $in: [...ids] }, deletedAt: null }, { orderBy: { createdAt: 'desc', uuid: 'desc' } });
         const groups = new Map<string, any[]>(ids.map((id) => [id, []]));
         for (const r of rows as any[]) {
           const parent = r[relation];

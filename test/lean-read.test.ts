@@ -1,0 +1,119 @@
+import { ReferenceKind } from '@mikro-orm/core';
+import { fieldsOf } from '../src/core/fields';
+import { leanFind, leanResultList } from '../src/core/lean';
+import { TENANT_FILTER } from '../src/core/base.entity';
+import { entities } from '../src/db/entities';
+import { Customer } from '../src/modules/customer/customer.entity';
+import { seedDemoIfEmpty } from '../src/seed/demo';
+import { useTestApp } from './helpers/app';
+
+// The lean read path (lists, loaders) must give what MikroORM's hydration gives: every declared
+// field (getters included), every column property and every reference's key, for every entity.
+
+const t = useTestApp();
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function compare(cls: any, meta: any, managed: any, lean: any): string[] {
+  const diffs: string[] = [];
+  for (const f of fieldsOf(cls)) {
+    if (f.io !== 'out') continue;
+    if (!same(managed[f.prop], lean[f.prop])) diffs.push(`${cls.name}.${f.prop}: ${JSON.stringify(managed[f.prop])} vs ${JSON.stringify(lean[f.prop])}`);
+  }
+  for (const p of meta.props) {
+    if (p.kind === ReferenceKind.MANY_TO_ONE) {
+      const pk = p.targetMeta.primaryKeys[0];
+      const [a, b] = [managed[p.name]?.[pk] ?? null, lean[p.name]?.[pk] ?? null];
+      if (a !== b) diffs.push(`${cls.name}.${p.name}: ${a} vs ${b}`);
+      if (lean[p.name] && !(lean[p.name] instanceof p.targetMeta.class)) diffs.push(`${cls.name}.${p.name} is not a ${p.targetMeta.className}`);
+    } else if (p.kind === ReferenceKind.SCALAR && !same(managed[p.name], lean[p.name])) {
+      diffs.push(`${cls.name}.${p.name}: ${JSON.stringify(managed[p.name])} vs ${JSON.stringify(lean[p.name])}`);
+    }
+  }
+  if (!(lean instanceof cls)) diffs.push(`${cls.name}: lean record is not an instance`);
+  return diffs;
+}
+
+describe('lean read path', () => {
+  it('maps every entity as MikroORM hydrates it (leanFind vs em.find)', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    expect(demo).not.toBeNull();
+    const diffs: string[] = [];
+    let compared = 0;
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      const managed = await t.orm.em.fork().find(cls, {}, { filters: false, orderBy: { [meta.primaryKeys[0]]: 'asc' } });
+      const lean = await leanFind(t.orm.em.fork(), cls, {}, { filters: false, orderBy: { [meta.primaryKeys[0]]: 'asc' } });
+      expect(lean).toHaveLength(managed.length);
+      managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
+      compared += managed.length;
+    }
+    expect(diffs).toEqual([]);
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  it('loads under the tenant filter as em.find does (the filter joins on relations included)', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const em = () => {
+      const e = t.orm.em.fork();
+      e.setFilterParams(TENANT_FILTER, { companyId: demo!.company.uuid });
+      return e;
+    };
+    const diffs: string[] = [];
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      if (!meta.filters[TENANT_FILTER]) continue;
+      const orderBy = { [meta.primaryKeys[0]]: 'asc' };
+      const managed = await em().find(cls, {}, { orderBy });
+      const e2 = em();
+      const lean = await leanFind(e2, cls, {}, { orderBy });
+      expect(lean).toHaveLength(managed.length);
+      managed.forEach((m: any, i: number) => {
+        diffs.push(...compare(cls, meta, m, lean[i]));
+        if (Object.getPrototypeOf(lean[i]) === cls.prototype) diffs.push(`${cls.name}: managed, not lean`);
+      });
+      expect(e2.getUnitOfWork().getIdentityMap().values().length).toBe(0);
+    }
+    expect(diffs).toEqual([]);
+  });
+
+  it('lists through the query builder as getResultList does, tenant filter and all', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    const diffs: string[] = [];
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      if (!meta.properties.company || !meta.properties.createdAt) continue;
+      const em = () => {
+        const e = t.orm.em.fork();
+        e.setFilterParams(TENANT_FILTER, { companyId });
+        return e;
+      };
+      const qb = (e: any) => e.createQueryBuilder(cls, 'e').where({ company: companyId }).orderBy({ createdAt: 'desc', [meta.primaryKeys[0]]: 'desc' });
+      const e1 = em();
+      const managed = await qb(e1).getResultList();
+      const e2 = em();
+      const lean = await leanResultList(e2, qb(e2));
+      expect(lean).toHaveLength(managed.length);
+      managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
+      // Lean records stay out of the unit of work.
+      expect(e2.getUnitOfWork().getIdentityMap().values().length).toBe(0);
+    }
+    expect(diffs).toEqual([]);
+  });
+
+  it('lean records are snapshots: changing one writes nothing', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const em = t.orm.em.fork();
+    em.setFilterParams(TENANT_FILTER, { companyId: demo!.company.uuid });
+    const [c] = await leanFind(em, Customer, {}, { orderBy: { createdAt: 'asc' } });
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(c))).toBe(Customer.prototype);
+    c.firstName = 'Changed';
+    await em.flush();
+    const fresh = await t.orm.em.fork().findOneOrFail(Customer, c.uuid, { filters: false });
+    expect(fresh.firstName).not.toBe('Changed');
+  });
+});
