@@ -145,3 +145,14 @@ describe('REST customers referencing a deleted location', () => {
     expect(other.status).toBe(400);
   });
 });
+
+describe('REST record timestamps', () => {
+  it('a new record has updated_at equal to created_at; an update moves only updated_at', async () => {
+    const a = await createTenant(t);
+    const c = (await rest(t, a).post('/customers', { first_name: 'A', last_name: 'B' })).body.data;
+    expect(c.updated_at).toBe(c.created_at);
+    const u = (await rest(t, a).put(`/customers/${c.uuid}`, { notes: 'changed' })).body.data;
+    expect(u.created_at).toBe(c.created_at);
+    expect(u.updated_at >= c.updated_at).toBe(true);
+  });
+});

@@ -22,12 +22,13 @@ export abstract class TenantEntity {
   company!: Company;
 
   @ApiField('created_at', 'datetime')
-  @Property({ ...TIMESTAMP, onCreate: () => new Date() })
+  @Property({ ...TIMESTAMP })
   createdAt: Date = new Date();
 
   @ApiField('updated_at', 'datetime')
+  // The same instant as created_at until the record first changes.
   @Property({ ...TIMESTAMP, onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  updatedAt: Date = this.createdAt;
 
   @ApiField('deleted_at', 'datetime', { nullable: true })
   @Property({ ...TIMESTAMP, nullable: true })

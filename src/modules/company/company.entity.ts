@@ -53,11 +53,12 @@ export class Company {
   @Property({ type: 'text[]' })
   addons: string[] = [...ADDONS];
 
-  @Property({ ...TIMESTAMP, onCreate: () => new Date() })
+  @Property({ ...TIMESTAMP })
   createdAt: Date = new Date();
 
+  // The same instant as created_at until the record first changes.
   @Property({ ...TIMESTAMP, onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  updatedAt: Date = this.createdAt;
 
   hasAddon(addon: Addon): boolean {
     return this.addons.includes(addon);

@@ -29,10 +29,11 @@ export class User {
   email: string | null = null;
 
   @ApiField('created_at', 'datetime')
-  @Property({ ...TIMESTAMP, onCreate: () => new Date() })
+  @Property({ ...TIMESTAMP })
   createdAt: Date = new Date();
 
   @ApiField('updated_at', 'datetime')
+  // The same instant as created_at until the record first changes.
   @Property({ ...TIMESTAMP, onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  updatedAt: Date = this.createdAt;
 }
