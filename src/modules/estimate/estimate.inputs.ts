@@ -79,5 +79,5 @@ export class EstimateListArgs extends ListArgs {
   status?: EstimateStatus[];
   @InputField('customer_uuid', 'uuid') customerUuid?: string;
   @InputField('job_uuid', 'uuid') jobUuid?: string;
-  @InputField('search', 'string', { description: 'Substring of estimate_number, template_name or service_description' }) search?: string;
+  @InputField('search', 'string', { nullable: true, description: 'Substring of estimate_number, template_name or service_description' }) search?: string | null;
 }

@@ -83,7 +83,7 @@ export class InvoiceListArgs extends ListArgs {
   @InputField('status', 'enum', { enum: InvoiceStatusFilter, list: true, description: "'All' is no filter" }) status?: InvoiceStatusFilter[];
   @InputField('customer_uuid', 'uuid') customerUuid?: string;
   @InputField('job_uuid', 'uuid') jobUuid?: string;
-  @InputField('search', 'string', { description: 'matches invoice_number' }) search?: string;
+  @InputField('search', 'string', { nullable: true, description: 'matches invoice_number' }) search?: string | null;
 }
 
 @ObjectType('InvoicePreviewTotals')
