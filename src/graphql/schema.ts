@@ -1,5 +1,5 @@
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchemaSync, NonEmptyArray } from 'type-graphql';
+import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { validateInput } from '../core/validation';
 import { fieldsOf } from '../core/fields';
 import { CompanyResolver } from '../modules/company/company.resolver';
@@ -19,15 +19,27 @@ export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver
 
 let cached: GraphQLSchema | undefined;
 
+/**
+ * Query arguments (`@ArgsType` classes: list pages and filters, upload options) take an explicit
+ * null as not given, as their nullable GraphQL types promise: generated clients send null for every
+ * unset variable. Input objects keep the partial-update rule (null clears, or 400 when it cannot).
+ */
+function dropNullArguments(value: object, type: unknown): void {
+  if (!getMetadataStorage().argumentTypes.some((a) => a.target === type)) return;
+  for (const [k, v] of Object.entries(value)) if (v === null) delete (value as Record<string, unknown>)[k];
+}
+
 export function buildGraphQLSchema(): GraphQLSchema {
   cached ??= buildSchemaSync({
     resolvers,
     validate: false,
     // The same validation as REST, on every input object and args class.
-    validateFn: async (value) => {
+    validateFn: async (value, type) => {
       const values = Array.isArray(value) ? value : [value];
       for (const v of values) {
-        if (v && typeof v === 'object' && fieldsOf(v.constructor).some((f) => f.io === 'in')) await validateInput(v, 'graphql');
+        if (!v || typeof v !== 'object') continue;
+        dropNullArguments(v, type);
+        if (fieldsOf(v.constructor).some((f) => f.io === 'in')) await validateInput(v, 'graphql');
       }
     },
   });
