@@ -44,3 +44,27 @@ describe('generated documents', () => {
     expect((await request(t.app).get('/docs/init.js')).text).toContain('/api/v1/openapi.json');
   });
 });
+
+describe('OpenAPI request bodies', () => {
+  it('each PUT body is the schema of its own resource, named as in GraphQL', async () => {
+    const doc = (await request(t.app).get('/api/v1/openapi.json')).body;
+    const body = (p: string) => {
+      const ref: string = doc.paths[p].put.requestBody.content['application/json'].schema.$ref;
+      return { name: ref.split('/').pop()!, schema: doc.components.schemas[ref.split('/').pop()!] };
+    };
+    const expected: Record<string, [string, string]> = {
+      '/api/v1/customers/{uuid}': ['CustomerUpdateInput', 'first_name'],
+      '/api/v1/locations/{uuid}': ['LocationUpdateInput', 'is_active'],
+      '/api/v1/invoices/{uuid}': ['InvoiceUpdateInput', 'due_date'],
+      '/api/v1/payments/{uuid}': ['PaymentUpdateInput', 'payment_type'],
+      '/api/v1/jobs/{uuid}': ['JobUpdateInput', 'title'],
+      '/api/v1/templates/{uuid}': ['TemplateUpdateInput', 'pricing_type'],
+    };
+    for (const [p, [name, field]] of Object.entries(expected)) {
+      const b = body(p);
+      expect([p, b.name]).toEqual([p, name]);
+      expect(b.schema.properties[field]).toBeDefined();
+      expect(b.schema.required).toBeUndefined();
+    }
+  });
+});

@@ -9,6 +9,9 @@ import { fieldsOf, InputField } from './fields';
 export function PartialInput<T>(base: new () => T, name: string, omit: string[] = []): new () => Partial<T> {
   @InputType(name)
   class Update {}
+  // The class goes by its GraphQL name, so that the OpenAPI document names each resource's
+  // update body apart (its schemas are keyed by class name).
+  Object.defineProperty(Update, 'name', { value: name });
   for (const meta of fieldsOf(base)) {
     if (meta.io !== 'in' || omit.includes(meta.prop)) continue;
     const { prop, restName, kind, io: _io, ...options } = meta;
