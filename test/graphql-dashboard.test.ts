@@ -61,4 +61,35 @@ describe('GraphQL for a dashboard', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.uploadJobPhotos.photos).toEqual([{ photoType: 'DURING', takenAt: null }]);
   });
+
+  it('takes adjustments keyed in camelCase as GraphQL names the amounts, stored under the keys of the contract', async () => {
+    const a = await createTenant(t);
+    const c = (await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'L' })).body.data;
+    const tpl = (await rest(t, a).post('/templates', { name: 'Drain', pricing_type: 'flat', base_price: 100, tax_rate: 10 })).body.data;
+    const preview = await gql(t, a, `query($i: EstimatePreviewInput!) { previewEstimate(input: $i) { preview { baseAmount taxAmount totalAmount } breakdown { adjustments } } }`, {
+      i: { templateUuid: tpl.uuid, adjustments: { baseAmount: 80 } },
+    });
+    expect(preview.errors).toBeUndefined();
+    expect(preview.data.previewEstimate).toEqual({ preview: { baseAmount: 80, taxAmount: 8, totalAmount: 88 }, breakdown: { adjustments: { base_amount: 80 } } });
+
+    const created = await gql(t, a, `mutation($i: EstimateCreateInput!) { createEstimate(input: $i) { uuid adjustments taxAmount totalAmount } }`, {
+      i: { customerUuid: c.uuid, templateUuid: tpl.uuid, adjustments: { taxAmount: 5 } },
+    });
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createEstimate).toMatchObject({ adjustments: { tax_amount: 5 }, taxAmount: 5, totalAmount: 105 });
+    const viaRest = (await rest(t, a).get(`/estimates/${created.data.createEstimate.uuid}`)).body.data;
+    expect(viaRest.adjustments).toEqual({ tax_amount: 5 });
+
+    const updated = await gql(t, a, `mutation($u: UUID!, $i: EstimateUpdateInput!) { updateEstimate(uuid: $u, input: $i) { adjustments totalAmount } }`, {
+      u: created.data.createEstimate.uuid,
+      i: { adjustments: { addonsAmount: 20 } },
+    });
+    expect(updated.data.updateEstimate).toEqual({ adjustments: { addons_amount: 20 }, totalAmount: 132 });
+
+    // One amount under both spellings, or a key that is neither: 400 naming adjustments.
+    for (const adjustments of [{ taxAmount: 1, tax_amount: 2 }, { discount: 1 }]) {
+      const bad = await gql(t, a, `query($i: EstimatePreviewInput!) { previewEstimate(input: $i) { preview { totalAmount } } }`, { i: { templateUuid: tpl.uuid, adjustments } });
+      expect(bad.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'adjustments' }] });
+    }
+  });
 });

@@ -76,11 +76,27 @@ export function priceEstimate(s: PricingSnapshot, input: PricingInput): PricingR
   return { baseCents, addonsCents, taxCents, totalCents, computedBaseCents, addons, applied };
 }
 
-/** Adjustments as sent (dollars, keys of ADJUSTMENT_KEYS) into cents; an error message when malformed. */
+// The amounts' GraphQL names (baseAmount, …) are accepted for the keys of the contract (base_amount, …).
+const ADJUSTMENT_ALIASES: Record<string, AdjustmentKey> = { baseAmount: 'base_amount', addonsAmount: 'addons_amount', taxAmount: 'tax_amount' };
+
+/**
+ * Adjustments under the keys of the contract (what is stored and shown): a camelCase key becomes
+ * its snake_case one. Anything else is returned as sent, for adjustmentsToCents to refuse.
+ */
+export function canonicalAdjustments<T extends Record<string, unknown> | null | undefined>(v: T): T {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const keys = Object.keys(v).map((k) => ADJUSTMENT_ALIASES[k] ?? k);
+  if (new Set(keys).size !== keys.length) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [ADJUSTMENT_ALIASES[k] ?? k, x])) as T;
+}
+
+/** Adjustments as sent (dollars, keys of ADJUSTMENT_KEYS or their camelCase) into cents; an error message when malformed. */
 export function adjustmentsToCents(v: Record<string, unknown>): Partial<Record<AdjustmentKey, number>> | string {
   const out: Partial<Record<AdjustmentKey, number>> = {};
-  for (const [k, amount] of Object.entries(v)) {
-    if (!(ADJUSTMENT_KEYS as string[]).includes(k)) return `may only hold ${ADJUSTMENT_KEYS.join(', ')} (not "${k}")`;
+  for (const [sent, amount] of Object.entries(v)) {
+    const k = ADJUSTMENT_ALIASES[sent] ?? sent;
+    if (!(ADJUSTMENT_KEYS as string[]).includes(k)) return `may only hold ${ADJUSTMENT_KEYS.join(', ')} (not "${sent}")`;
+    if (k in out || (amount === null && Object.keys(v).some((o) => o !== sent && (ADJUSTMENT_ALIASES[o] ?? o) === k))) return `holds ${k} twice`;
     if (amount === null) continue;
     const c = typeof amount === 'number' && amount >= 0 && decimalPlaces(amount) <= 2 ? toCents(amount) : null;
     if (c === null || c > MAX_CENTS) return `${k} must be an amount ≥ 0 with at most two decimals`;

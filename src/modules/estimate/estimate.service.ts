@@ -12,7 +12,7 @@ import { User } from '../user/user.entity';
 import { parseExpiry } from './estimate.dates';
 import { Estimate, EstimatePricingType, EstimateStatus } from './estimate.entity';
 import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
-import { adjustmentsToCents, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
+import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
 import { previewOf } from './estimate.preview';
 
 numberingService.registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
@@ -116,7 +116,7 @@ export const estimateService = {
       e.selectedTier = input.selectedTier ?? null;
       e.quantity = input.quantity ?? 1;
       e.selectedAddons = input.selectedAddons ?? null;
-      e.adjustments = input.adjustments ?? null;
+      e.adjustments = canonicalAdjustments(input.adjustments) ?? null;
       e.serviceDescription = input.serviceDescription ?? null;
       e.internalNotes = input.internalNotes ?? null;
       e.customerNotes = input.customerNotes ?? null;
@@ -152,7 +152,7 @@ export const estimateService = {
       if (input.selectedTier !== undefined) e.selectedTier = input.selectedTier;
       if (input.quantity !== undefined) e.quantity = input.quantity;
       if (input.selectedAddons !== undefined) e.selectedAddons = input.selectedAddons;
-      if (input.adjustments !== undefined) e.adjustments = input.adjustments;
+      if (input.adjustments !== undefined) e.adjustments = canonicalAdjustments(input.adjustments);
       // Recomputed from the estimate's own snapshot, never from the template as it is now.
       if (pricing) reprice(e);
       await tx.em.flush();
