@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate } from './db/orm';
-import { logger } from './logger';
+import { flushLogs, logger } from './logger';
 import { seedDemoIfEmpty } from './seed/demo';
 
 async function main(): Promise<void> {
@@ -61,18 +61,20 @@ async function main(): Promise<void> {
     await orm.close(true).catch(() => undefined);
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));
     logger.info('stopped');
+    await flushLogs();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${err.message}\n`);
   } else {
     logger.fatal({ err }, 'start failed');
     process.stderr.write(`Start failed: ${err instanceof Error ? err.message : String(err)}\n`);
   }
+  await flushLogs();
   process.exit(1);
 });

@@ -81,7 +81,10 @@ function declare(io: 'in' | 'out', restName: string, kind: FieldKind, options: F
     if (options.graphql !== false) {
       const type = graphqlType(meta);
       const nullable = io === 'in' ? !meta.required : !!meta.nullable;
-      Field(() => (meta.list ? [type()] : type()), { nullable, description: meta.description })(target, prop);
+      // Output fields are read off the object as they are (properties and getters): a simple
+      // resolver (graphql's default) instead of TypeGraphQL's middleware pipeline per field and
+      // per row. An output field that ever needs a middleware must be declared with @Field.
+      Field(() => (meta.list ? [type()] : type()), { nullable, description: meta.description, ...(io === 'out' ? { simple: true } : {}) })(target, prop);
     }
   };
 }

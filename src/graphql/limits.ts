@@ -5,6 +5,7 @@ import {
   getNamedType,
   getNullableType,
   GraphQLError,
+  GraphQLSchema,
   isLeafType,
   isListType,
   Kind,
@@ -73,6 +74,40 @@ function refuse(message: string | AppError): GraphQLError {
   return new GraphQLError(app.message, { originalError: app, extensions: { code: app.code, http: { status: 400 } } });
 }
 
+type Measured = { depth: number; requested: number } | { error: string };
+
+// Depth and cost depend on the document, the operation and the variables only, and Apollo keeps
+// one parsed document per query text: measured once per document and variables (a few variable
+// sets per document), not on every request.
+const measuredByDocument = new WeakMap<DocumentNode, Map<string, Measured>>();
+const VARIABLE_SETS_PER_DOCUMENT = 32;
+
+function measure(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, operationName: string | undefined): Measured {
+  const compute = (): Measured => {
+    const depth = operationDepth(document, operation);
+    try {
+      return { depth, requested: getComplexity({ schema, query: document, variables, operationName, estimators: [costEstimator] }) };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+  let key: string;
+  try {
+    key = `${operationName ?? ''}\n${JSON.stringify(variables)}`;
+  } catch {
+    return compute(); // variables that are no JSON (uploads): not cached
+  }
+  let byVariables = measuredByDocument.get(document);
+  if (!byVariables) measuredByDocument.set(document, (byVariables = new Map()));
+  let hit = byVariables.get(key);
+  if (!hit) {
+    hit = compute();
+    if (byVariables.size >= VARIABLE_SETS_PER_DOCUMENT) byVariables.delete(byVariables.keys().next().value!);
+    byVariables.set(key, hit);
+  }
+  return hit;
+}
+
 /**
  * Refuses operations deeper or costlier than the limits (400 VALIDATION_ERROR naming the limit)
  * and reports the cost of every operation in `extensions.cost`.
@@ -88,13 +123,9 @@ export function limitsPlugin(limits: GraphQLLimits): ApolloServerPlugin {
           // needs them).
           const bad = variableErrors(schema, operation, request.variables ?? {});
           if (bad.length) throw refuse(AppError.validation(bad));
-          const depth = operationDepth(document, operation);
-          let requested: number;
-          try {
-            requested = getComplexity({ schema, query: document, variables: request.variables ?? {}, operationName: request.operationName ?? undefined, estimators: [costEstimator] });
-          } catch (err) {
-            throw refuse(`could not be costed: ${err instanceof Error ? err.message : String(err)}`);
-          }
+          const measured = measure(schema, document, operation, request.variables ?? {}, request.operationName ?? undefined);
+          if ('error' in measured) throw refuse(`could not be costed: ${measured.error}`);
+          const { depth, requested } = measured;
           cost = { requestedQueryCost: requested, maximumAvailable: limits.maxCost, depth, maximumDepth: limits.maxDepth };
           if (depth > limits.maxDepth) throw refuse(`is nested ${depth} levels deep; the maximum depth is ${limits.maxDepth}`);
           if (requested > limits.maxCost) {

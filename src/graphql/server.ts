@@ -1,4 +1,5 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { RequestContext } from '../core/context';
 import { asAppError } from '../errors/db-error';
@@ -29,6 +30,21 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
 }
 
+/**
+ * Apollo's cache-control plugin (on by default) hooks every field resolver to collect cache
+ * hints; the schema declares none, so all it ever did was answer `Cache-Control: no-store`. It is
+ * disabled (per-field work on every request) and this sends the same header.
+ */
+const noStorePlugin: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
+
 export async function createApolloServer(limits: GraphQLLimits): Promise<ApolloServer<RequestContext>> {
   const server = new ApolloServer<RequestContext>({
     schema: buildGraphQLSchema(),
@@ -36,7 +52,7 @@ export async function createApolloServer(limits: GraphQLLimits): Promise<ApolloS
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(limits), idempotencyPlugin()],
+    plugins: [limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin],
     // main.ts owns shutdown (drain HTTP first, then stop Apollo); Apollo's own signal handlers
     // would stop it under in-flight requests and hang the second stop.
     stopOnTerminationSignals: false,
