@@ -117,3 +117,22 @@ describe('lean read path', () => {
     expect(fresh.firstName).not.toBe('Changed');
   });
 });
+
+describe('API key lookup', () => {
+  it('gives the key, company and user findOne with populate gives, as managed entities, in one statement', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const { authenticate } = await import('../src/auth/authenticate');
+    const { ApiKey } = await import('../src/modules/api-key/api-key.entity');
+    const ctx = await authenticate(t.orm, { headers: { authorization: `Bearer ${demo!.apiKey}` } } as any, 'r1');
+    const expected = await t.orm.em.fork().findOneOrFail(ApiKey, { id: ctx.apiKey.id }, { populate: ['company', 'user'], filters: false });
+    const plain = (e: object) => JSON.parse(JSON.stringify(e));
+    // (toJSON of a populated findOne nests the relations; the key's columns are what is compared)
+    expect(plain(ctx.apiKey)).toEqual({ ...plain(expected), company: expected.company.uuid, user: expected.user.id });
+    expect(plain(ctx.company)).toEqual(plain(expected.company));
+    expect(plain(ctx.user)).toEqual(plain(expected.user));
+    expect(ctx.apiKey.company).toBe(ctx.company);
+    expect(ctx.apiKey.user).toBe(ctx.user);
+    expect(ctx.em.getUnitOfWork().getById('Company', ctx.company.uuid)).toBe(ctx.company);
+    expect(ctx.em.getUnitOfWork().getById('User', ctx.user.id)).toBe(ctx.user);
+  });
+});

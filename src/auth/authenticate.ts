@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { MetadataStorage, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
@@ -6,6 +7,8 @@ import { TENANT_FILTER } from '../core/base.entity';
 import type { RequestContext } from '../core/context';
 import { Loaders } from '../graphql/loaders';
 import { ApiKey } from '../modules/api-key/api-key.entity';
+import { Company } from '../modules/company/company.entity';
+import { User } from '../modules/user/user.entity';
 import { hashApiKey, KEY_PATTERN } from './api-key';
 
 /** Resolves the Bearer key to its company, user and key, and builds the request context. */
@@ -17,13 +20,62 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   // useContext: inside ctx.em.transactional(...), ctx.em itself resolves to the transaction's fork.
   const em = orm.em.fork({ clear: true, useContext: true });
   // Revocation takes effect at once: the key is looked up on every request.
-  const key = await em.findOne(
-    ApiKey,
-    { keyHash: hashApiKey(m[1]), revokedAt: null },
-    { populate: ['company', 'user'], filters: false },
-  );
+  const key = await findKey(em, hashApiKey(m[1]));
   if (!key) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
   return contextFor(em, key, requestId);
+}
+
+/**
+ * The live key with its company and user, in one statement: the one
+ * `em.findOne(ApiKey, { keyHash, revokedAt: null }, { populate: ['company', 'user'], filters: false })`
+ * runs, written once from the metadata instead of built by the query builder on every request
+ * (that cost ~1.3 ms of CPU per request). The three are managed entities of `em` (services assign
+ * ctx.company and ctx.user to new records), made with em.map as em.find would.
+ */
+async function findKey(em: EntityManager, keyHash: string): Promise<ApiKey | null> {
+  const q = keyQuery(em.getMetadata());
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(q.sql, [keyHash], 'all', em.getTransactionContext());
+  if (!row) return null;
+  const part = (prefix: string, columns: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const c of columns) out[c] = row[prefix + c];
+    return out;
+  };
+  // Company and user first, so that the key's references resolve to them through the identity map.
+  em.map(Company, part('c1__', q.companyColumns));
+  em.map(User, part('u2__', q.userColumns));
+  return em.map(ApiKey, row);
+}
+
+const keyQueries = new WeakMap<object, { sql: string; companyColumns: string[]; userColumns: string[] }>();
+
+function keyQuery(metadata: MetadataStorage) {
+  let q = keyQueries.get(metadata);
+  if (!q) {
+    const columns = (cls: Function) =>
+      metadata
+        .get(cls.name)
+        .props.filter((p) => p.fieldNames && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE))
+        .flatMap((p) => p.fieldNames);
+    const companyColumns = columns(Company);
+    const userColumns = columns(User);
+    const select = [
+      '"a0".*',
+      ...companyColumns.map((c) => `"c1"."${c}" as "c1__${c}"`),
+      ...userColumns.map((c) => `"u2"."${c}" as "u2__${c}"`),
+    ].join(', ');
+    const key = metadata.get(ApiKey.name);
+    const [company, user] = [key.properties.company, key.properties.user];
+    const pk = (cls: Function) => metadata.get(cls.name).properties[metadata.get(cls.name).primaryKeys[0]].fieldNames[0];
+    const sql =
+      `select ${select} from "${key.tableName}" as "a0" ` +
+      `inner join "${metadata.get(Company.name).tableName}" as "c1" on "a0"."${company.fieldNames[0]}" = "c1"."${pk(Company)}" ` +
+      `inner join "${metadata.get(User.name).tableName}" as "u2" on "a0"."${user.fieldNames[0]}" = "u2"."${pk(User)}" ` +
+      `where "a0"."${key.properties.keyHash.fieldNames[0]}" = ? and "a0"."${key.properties.revokedAt.fieldNames[0]}" is null limit 1`;
+    q = { sql, companyColumns, userColumns };
+    keyQueries.set(metadata, q);
+  }
+  return q;
 }
 
 /** The request context of a key, on an EntityManager fork of its own. */

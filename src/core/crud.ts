@@ -34,9 +34,10 @@ export async function listPage<T extends object>(
   const qb = ctx.em.createQueryBuilder(entity, 'e').where({ company: ctx.company.uuid } as any);
   if (!args.includeDeleted) qb.andWhere({ deletedAt: null } as any);
   where?.(qb);
+  const count = qb.clone(); // (cloning a query builder is costly: one clone, not two)
   const [items, total] = await Promise.all([
-    leanResultList(ctx.em, qb.clone().orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset)),
-    qb.clone().getCount(),
+    leanResultList(ctx.em, qb.orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset)),
+    count.getCount(),
   ]);
   return pageOf(items, total, page, limit);
 }
