@@ -5,13 +5,16 @@ import { NODE22, Proc, ROOT, startProcess } from './procs';
 
 const LISTENING = /"port":(\d+)[^\n]*listening on/;
 
-/** The project's server exactly as `npm start` runs it (src/main.ts), on a free port. */
+/** The V8 heap setting of `npm start` (package.json "start"): old space capped at 160 MB. */
+export const START_NODE_OPTIONS = `--max-old-space-size=160 ${process.env.NODE_OPTIONS ?? ''}`.trim();
+
+/** The project's server exactly as `npm start` runs it (src/main.ts, its heap setting), on a free port. */
 export function startApiServer(env: Record<string, string>, name = 'server'): Promise<Proc> {
   return startProcess(
     name,
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/main.ts')],
-    { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'true', SEED_DEMO: 'false', ...env },
+    { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'true', SEED_DEMO: 'false', NODE_OPTIONS: START_NODE_OPTIONS, ...env },
     LISTENING,
   );
 }
