@@ -55,6 +55,11 @@ function load(job: LoadJob): Promise<LoadResult> {
   });
 }
 
+/** The first request-log line with a status of 400 or above (or an error line) in some server output. */
+function refusedLine(out: string): string {
+  return out.split('\n').find((l) => /"status":[45]\d\d|"level":50/.test(l))?.slice(0, 600) ?? '(none logged)';
+}
+
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const json = (key: string) => ({ ...auth(key), 'content-type': 'application/json' });
 
@@ -241,9 +246,12 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const s of scenarios) {
       log(`${s.label}…`);
+      const logged = server.output().length;
       const r = await run(S, s.variants, server.pid);
       const b = s.baseline ? await run(B, s.variants, null) : null;
       rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null });
+      // A refused request must be explainable: show the server's own log line for the first one.
+      if (r.non2xx) log(`  non-2xx answers; first server log line: ${refusedLine(server.output().slice(logged))}`);
       log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${b.rps.toFixed(1)} req/s, p50 ${b.p50} ms` : ''));
     }
     log('PostGraphile 5, the same GraphQL page…');
