@@ -53,7 +53,9 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   const trusted = config.trustProxy.length > 0;
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
   app.use(requestLog(trusted), metrics.observe);
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } } }));
+  // No upgrade-insecure-requests: the server speaks plain HTTP (TLS, if any, ends at a proxy), and
+  // a browser told to upgrade would fetch /docs' own scripts over https from it and show nothing.
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null } } }));
   app.use(cors(config.corsOrigins));
 
   app.get('/metrics', metrics.endpoint);

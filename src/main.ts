@@ -7,10 +7,15 @@ import { initOrm, migrate } from './db/orm';
 import { flushLogs, logger } from './logger';
 import { seedDemoIfEmpty } from './seed/demo';
 
+// Stops (or leaves) the database when the start fails after opening it: a failed start leaves no
+// embedded PostgreSQL running behind it.
+let releaseDatabase: () => Promise<void> = async () => undefined;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.logLevel;
   const db = await openDatabase(config, (m) => logger.info(m));
+  releaseDatabase = () => db.stop().catch(() => undefined);
   const orm = await initOrm(db.url, config.dbPoolMax);
   if (config.migrate) {
     const applied = await migrate(orm);
@@ -29,7 +34,8 @@ async function main(): Promise<void> {
   const server: Server = app.listen(config.port, config.host, (err?: Error) => {
     if (err) {
       process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
-      process.exit(1);
+      void orm.close(true).catch(() => undefined).then(releaseDatabase).then(() => process.exit(1));
+      return;
     }
     const port = (server.address() as { port: number }).port;
     logger.info({ port, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`);
@@ -75,6 +81,7 @@ main().catch(async (err) => {
     logger.fatal({ err }, 'start failed');
     process.stderr.write(`Start failed: ${err instanceof Error ? err.message : String(err)}\n`);
   }
+  await releaseDatabase();
   await flushLogs();
   process.exit(1);
 });

@@ -14,6 +14,11 @@ export interface DatabaseHandle {
 export async function openDatabase(config: Config, log: (msg: string) => void = () => undefined): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const pg = await startEmbeddedDatabase(config.dataDir, log);
-  const url = await ensureDatabase(pg.url, EMBEDDED_DB_NAME);
-  return { url, embedded: true, stop: () => pg.stop() };
+  try {
+    const url = await ensureDatabase(pg.url, EMBEDDED_DB_NAME);
+    return { url, embedded: true, stop: () => pg.stop() };
+  } catch (err) {
+    await pg.stop().catch(() => undefined);
+    throw err;
+  }
 }

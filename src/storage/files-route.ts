@@ -15,7 +15,10 @@ export function photoFilesRouter(): Router {
     const key = req.path.replace(/^\//, '');
     if (!storage.verify(key, req.query.expires, req.query.sig)) return next(AppError.notFound('Photo'));
     const expiresIn = Math.max(0, Number(req.query.expires) - Math.floor(Date.now() / 1000));
-    res.sendFile(storage.pathOf(key), {
+    // verify() has checked the key's shape. Relative to the storage root: `dotfiles: 'deny'` then judges the key alone, not the root's
+    // own path (the default DATA_DIR is ./.data).
+    res.sendFile(key, {
+      root: storage.root,
       headers: { 'Content-Type': TYPES[key.split('.').pop()!], 'Cache-Control': `private, max-age=${expiresIn}` },
       dotfiles: 'deny',
     }, (err) => {
