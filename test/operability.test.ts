@@ -81,6 +81,10 @@ describe('configuration', () => {
     [{ GRAPHQL_MAX_COST: '-5' }, 'GRAPHQL_MAX_COST must be a whole number, got "-5"'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters'],
     [{ SHUTDOWN_TIMEOUT_MS: '1e3' }, 'SHUTDOWN_TIMEOUT_MS must be a whole number, got "1e3"'],
+    [{ CORS_ORIGINS: 'https://app.example.com,localhost:3000' }, 'CORS_ORIGINS must list origins like https://app.example.com (scheme, host, optional port, no path) or *, got "localhost:3000"'],
+    [{ CORS_ORIGINS: 'https://app.example.com/' }, 'CORS_ORIGINS must list origins'],
+    [{ PHOTO_URL_SECRET: 'secret' }, 'PHOTO_URL_SECRET must be at least 16 characters'],
+    [{ DEBUG_SQL: 'verbose' }, 'DEBUG_SQL must be true or false, got "verbose"'],
   ])('%j is refused: %s', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -90,6 +94,9 @@ describe('configuration', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 4000, graphqlMaxDepth: 10, graphqlMaxCost: 25000, metricsToken: null, trustProxy: [], logLevel: 'info', shutdownTimeoutMs: 10000 });
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,2001:db8::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(c.debugSql).toBe(false);
   });
 
   it.each([

@@ -25,6 +25,8 @@ export interface Config {
   graphqlMaxCost: number;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
   metricsToken: string | null;
+  /** Log every SQL statement (MikroORM debug output). */
+  debugSql: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +69,20 @@ function trustProxy(raw: string | undefined): string[] {
   return entries;
 }
 
+// A browser's Origin header is scheme://host[:port]: anything else would silently never match.
+function corsOrigins(raw: string | undefined): string[] {
+  const entries = list(raw);
+  const bad = entries.filter((e) => e !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(e));
+  if (bad.length) throw new ConfigError(`CORS_ORIGINS must list origins like https://app.example.com (scheme, host, optional port, no path) or *, got "${bad.join(', ')}"`);
+  return entries;
+}
+
+function photoSecret(raw: string | undefined): string | null {
+  const v = raw?.trim() || null;
+  if (v && v.length < 16) throw new ConfigError('PHOTO_URL_SECRET must be at least 16 characters');
+  return v;
+}
+
 function metricsToken(raw: string | undefined): string | null {
   const v = raw?.trim() || null;
   if (v && v.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
@@ -97,10 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrate: bool('MIGRATE', env.MIGRATE, true),
     // Demo data only ever lands in the embedded database unless asked for explicitly.
     seedDemo: bool('SEED_DEMO', env.SEED_DEMO, !databaseUrl),
-    corsOrigins: list(env.CORS_ORIGINS),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     publicUrl,
-    photoSecret: env.PHOTO_URL_SECRET?.trim() || null,
+    photoSecret: photoSecret(env.PHOTO_URL_SECRET),
     maxPhotoBytes: int('MAX_PHOTO_BYTES', env.MAX_PHOTO_BYTES, 15 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     photoStorage,
     photoUrlTtlSeconds: int('PHOTO_URL_TTL_SECONDS', env.PHOTO_URL_TTL_SECONDS, 3600, 1, 7 * 24 * 3600),
@@ -118,5 +134,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10, 2, 100),
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
   };
 }

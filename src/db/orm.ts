@@ -17,7 +17,8 @@ export function ormOptions(clientUrl: string, poolMax = 10): Options {
     forceUtcTimezone: true,
     // Each request works on its own fork; the global EntityManager must never be used by one.
     allowGlobalContext: false,
-    debug: process.env.DEBUG_SQL === '1',
+    // DEBUG_SQL: checked with the other settings in src/config (true/false/1/0/yes/no/on/off).
+    debug: ['1', 'true', 'yes', 'on'].includes(process.env.DEBUG_SQL?.trim().toLowerCase() ?? ''),
     ignoreUndefinedInQuery: false,
   };
 }
