@@ -42,6 +42,15 @@ function applyStatus(payment: Payment, status: PaymentStatus | undefined, proces
   if (payment.status === PaymentStatus.COMPLETED && !processedAtSent) payment.processedAt ??= new Date();
 }
 
+/** The payment's invoice locked, then the payment re-read under that lock: a concurrent change to
+ * it has committed by now (and a concurrent delete makes it not found). */
+async function lockedPayment(tx: RequestContext, current: Payment) {
+  const invoice = await lockInvoice(tx, current.invoiceUuid);
+  const payment = await tx.em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.company }, { refresh: true });
+  if (payment.deletedAt) throw AppError.notFound('Payment');
+  return { invoice, payment };
+}
+
 export const paymentService = {
   list(ctx: RequestContext, args: PaymentListArgs) {
     return listPage(ctx, Payment, args, (qb) => {
@@ -84,10 +93,7 @@ export const paymentService = {
     const current = await this.get(ctx, uuid);
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
-      const invoice = await lockInvoice(tx, current.invoiceUuid);
-      // Re-read under the invoice lock: a concurrent change to this payment has committed by now.
-      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: ctx.company }, { refresh: true });
-      if (payment.deletedAt) throw AppError.notFound('Payment');
+      const { invoice, payment } = await lockedPayment(tx, current);
       const counted = payment.status === PaymentStatus.COMPLETED;
       const before = payment.amountCents;
       await applyInput(tx, payment, input, [], SPECIAL);
@@ -107,9 +113,7 @@ export const paymentService = {
     const current = await this.get(ctx, uuid);
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
-      const invoice = await lockInvoice(tx, current.invoiceUuid);
-      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: ctx.company }, { refresh: true });
-      if (payment.deletedAt) throw AppError.notFound('Payment');
+      const { invoice, payment } = await lockedPayment(tx, current);
       payment.deletedAt = new Date();
       await syncInvoice(tx, invoice);
       return { message: 'Payment deleted' };
