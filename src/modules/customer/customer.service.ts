@@ -11,11 +11,11 @@ export const customerService = {
     return listPage(ctx, Customer, args, (qb) => {
       const filters = args.filter ?? [];
       if (filters.length && !filters.includes(CustomerFilter.ALL)) {
-        const any: object[] = [];
-        if (filters.includes(CustomerFilter.RESIDENTIAL)) any.push({ customerType: CustomerType.RESIDENTIAL });
-        if (filters.includes(CustomerFilter.COMMERCIAL)) any.push({ customerType: CustomerType.COMMERCIAL });
-        if (filters.includes(CustomerFilter.VIP)) any.push({ isVip: true });
-        qb.andWhere({ $or: any });
+        const anyOf: object[] = [];
+        if (filters.includes(CustomerFilter.RESIDENTIAL)) anyOf.push({ customerType: CustomerType.RESIDENTIAL });
+        if (filters.includes(CustomerFilter.COMMERCIAL)) anyOf.push({ customerType: CustomerType.COMMERCIAL });
+        if (filters.includes(CustomerFilter.VIP)) anyOf.push({ isVip: true });
+        qb.andWhere({ $or: anyOf });
       }
       if (args.search) {
         const p = containsPattern(args.search);
