@@ -68,3 +68,18 @@ describe('OpenAPI request bodies', () => {
     }
   });
 });
+
+describe('OpenAPI validity', () => {
+  it('the document validates against the official OpenAPI 3.1 schema', async () => {
+    const doc = (await request(t.app).get('/api/v1/openapi.json')).body;
+    // The validator is ESM-only: run it in a plain Node process.
+    const { execFileSync } = await import('node:child_process');
+    const script = `import { Validator } from '@seriousme/openapi-schema-validator';
+      let input = ''; process.stdin.on('data', (d) => (input += d)).on('end', async () => {
+        const v = new Validator(); const r = await v.validate(JSON.parse(input));
+        process.stdout.write(JSON.stringify({ valid: r.valid, version: v.version, errors: r.errors ?? null }));
+      });`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), cwd: path.resolve(__dirname, '..') });
+    expect(JSON.parse(String(out))).toEqual({ valid: true, version: '3.1', errors: null });
+  });
+});
