@@ -1,6 +1,6 @@
 import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsString, MaxLength, ValidateBy, validate } from 'class-validator';
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { decimalPlaces, MAX_CENTS } from './money';
+import { MAX_CENTS, toCents } from './money';
 import { fieldsOf, FieldMeta } from './fields';
 import { isDateOnly, isEmail, isPlainObject, isTime, isUuid, normalizePhone, parseTimestamp } from './values';
 
@@ -16,9 +16,10 @@ const rule = (name: string, message: string, test: (v: any) => boolean) =>
   ValidateBy({ name, validator: { validate: test, defaultMessage: () => message } });
 
 export const IsMoney = () =>
-  rule('isMoney', 'must be an amount ≥ 0 with at most two decimals', (v) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= 0 && decimalPlaces(v) <= 2 && Math.round(v * 100) <= MAX_CENTS,
-  );
+  rule('isMoney', 'must be an amount ≥ 0 with at most two decimals', (v) => {
+    const cents = typeof v === 'number' ? toCents(v) : null;
+    return cents !== null && cents >= 0 && cents <= MAX_CENTS;
+  });
 
 /** Class-validator decorators for one declared input field, by kind. */
 export function validatorsFor(meta: FieldMeta): PropertyDecorator[] {

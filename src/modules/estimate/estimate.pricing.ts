@@ -1,4 +1,4 @@
-import { decimalPlaces, MAX_CENTS, multiply, percentOf, toCents } from '../../core/money';
+import { MAX_CENTS, multiply, percentOf, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
 
 // The one pricing function of estimates (DECISIONS §6), shared by preview, create and update.
@@ -98,8 +98,8 @@ export function adjustmentsToCents(v: Record<string, unknown>): Partial<Record<A
     if (!(ADJUSTMENT_KEYS as string[]).includes(k)) return `may only hold ${ADJUSTMENT_KEYS.join(', ')} (not "${sent}")`;
     if (k in out || (amount === null && Object.keys(v).some((o) => o !== sent && (ADJUSTMENT_ALIASES[o] ?? o) === k))) return `holds ${k} twice`;
     if (amount === null) continue;
-    const c = typeof amount === 'number' && amount >= 0 && decimalPlaces(amount) <= 2 ? toCents(amount) : null;
-    if (c === null || c > MAX_CENTS) return `${k} must be an amount ≥ 0 with at most two decimals`;
+    const c = typeof amount === 'number' ? toCents(amount) : null;
+    if (c === null || c < 0 || c > MAX_CENTS) return `${k} must be an amount ≥ 0 with at most two decimals`;
     out[k as AdjustmentKey] = c;
   }
   return out;

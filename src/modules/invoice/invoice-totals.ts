@@ -1,5 +1,5 @@
 import { AppError, ErrorDetail } from '../../errors/app-error';
-import { MAX_CENTS, multiply, percentOf } from '../../core/money';
+import { centsToDecimal, MAX_CENTS, multiply, percentOf } from '../../core/money';
 
 // The one totals function behind invoice preview, create and update (DECISIONS §8), pure and in
 // integer cents. Errors name fields by their property names.
@@ -59,7 +59,7 @@ export function computeTotals(input: TotalsIn): Totals {
   if (lines.length) {
     subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
     if (sent !== null && sent !== subtotalCents) {
-      details.push({ field: 'subtotal', message: `subtotal must equal the sum of the line totals (${(subtotalCents / 100).toFixed(2)})` });
+      details.push({ field: 'subtotal', message: `subtotal must equal the sum of the line totals (${centsToDecimal(subtotalCents)})` });
     }
     taxCents = input.taxCents ?? lines.reduce((s, l) => s + l.taxCents, 0);
   } else {

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
+import { toCents } from '../../core/money';
 import { isUuid } from '../../core/values';
 import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
@@ -25,13 +26,13 @@ export async function lockInvoice(tx: RequestContext, uuid: string, field = 'inv
 
 /** Sum of `amount` over the invoice's Completed payments that are not deleted, in cents. */
 export async function completedSum(tx: RequestContext, invoiceUuid: string, exceptPayment?: string): Promise<number> {
-  const rows = await exec<{ cents: string }>(
+  const rows = await exec<{ amount: string }>(
     tx,
-    `select coalesce(sum(amount), 0) * 100 as cents from payments
+    `select coalesce(sum(amount), 0)::text as amount from payments
      where invoice_uuid = ? and status = 'Completed' and deleted_at is null and uuid <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000')`,
     [invoiceUuid, exceptPayment ?? null],
   );
-  return Math.round(Number(rows[0].cents));
+  return toCents(rows[0].amount)!;
 }
 
 /** Balance and status from the paid amount: balance 0 with total > 0 is 'Paid', a balance again 'Pending'. */

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/context';
 import { companyToday } from '../../core/company-time';
 import { canonicalJson } from '../../core/idempotency';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
-import { fromCents, toCents } from '../../core/money';
+import { centsToDecimal, fromCents, toCents } from '../../core/money';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
@@ -219,7 +219,7 @@ export const invoiceService = {
           progressPercentage: invoice.progressPercentage,
         });
         checkSentLines(input.lineItems, t);
-        if (t.totalCents < paid) throw AppError.field('totalAmount', `would fall below paid_amount (${fromCents(paid).toFixed(2)})`);
+        if (t.totalCents < paid) throw AppError.field('totalAmount', `would fall below paid_amount (${centsToDecimal(paid)})`);
         applyTotals(invoice, t, !!lines?.length);
       }
       settle(invoice, paid);

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { applyInput, findActive, listPage, nextSequence } from '../../core/crud';
-import { fromCents, toCents } from '../../core/money';
+import { centsToDecimal, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
 import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balance';
 import { Invoice, InvoiceStatus } from '../invoice/invoice.entity';
@@ -21,7 +21,7 @@ async function checkWithinTotal(tx: RequestContext, invoice: Invoice, payment: P
   if (payment.status !== PaymentStatus.COMPLETED) return;
   const others = await completedSum(tx, invoice.uuid, payment.uuid);
   if (others + payment.amountCents > invoice.totalAmountCents) {
-    const balance = fromCents(invoice.totalAmountCents - others).toFixed(2);
+    const balance = centsToDecimal(invoice.totalAmountCents - others);
     // The message reads 'amount exceeds invoice balance (…)' (DECISIONS §9): the field name starts it.
     throw AppError.field('amount', `exceeds invoice balance (${balance})`);
   }
