@@ -13,8 +13,6 @@ export interface RequestContext {
   /** A fork of the global EntityManager, with the tenant filter bound to the company. */
   em: EntityManager;
   loaders: Loaders;
-  /** Extra response headers (rate limits) and per-request facts gathered on the way. */
-  idempotencyKey?: string;
   /** Absolute base URL the request was addressed to (links such as photo_url). */
   baseUrl?: string;
 }

@@ -3,8 +3,8 @@ import { fieldsOf, InputField } from './fields';
 
 /**
  * The update input of a resource: the create input's fields, all optional (a PUT is a partial
- * update), minus `omit`, plus `extra` fields that only an update may set. Rules travel with the
- * field declarations, so create and update validate alike.
+ * update), minus `omit`. Rules travel with the field declarations, so create and update validate
+ * alike.
  */
 export function PartialInput<T>(base: new () => T, name: string, omit: string[] = []): new () => Partial<T> {
   @InputType(name)

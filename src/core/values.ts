@@ -51,11 +51,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Today's date (YYYY-MM-DD) in an IANA time zone. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  return dateIn(timeZone, now);
-}
-
+/** The date (YYYY-MM-DD) of an instant in an IANA time zone. */
 export function dateIn(timeZone: string, at: Date): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;

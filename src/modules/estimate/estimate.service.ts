@@ -6,7 +6,7 @@ import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { numberingService } from '../numbering/numbering.service';
+import { numberingService, registerNumberedKind } from '../numbering/numbering.service';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';
 import { parseExpiry } from './estimate.dates';
@@ -15,7 +15,7 @@ import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUp
 import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
 import { previewOf } from './estimate.preview';
 
-numberingService.registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
+registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
 
 function snapshotOf(t: Template): PricingSnapshot {
   return {

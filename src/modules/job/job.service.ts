@@ -69,7 +69,6 @@ export const jobService = {
   },
 
   async create(ctx: RequestContext, input: JobCreateInput) {
-    // ctx.em is a fork that does not follow the transaction: work on the transaction's own em.
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
       const job = new Job();

@@ -27,7 +27,6 @@ export const locationService = {
   },
 
   async create(ctx: RequestContext, input: LocationCreateInput) {
-    // ctx.em is a fork that does not follow the transaction: work on the transaction's own em.
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
       const location = new Location();

@@ -119,8 +119,6 @@ function merged(current: Settings, input: NumberingKindInput | null | undefined)
 }
 
 export const numberingService = {
-  registerNumberedKind,
-
   /**
    * Assigns the next number of a kind. Call it inside the creating transaction, with a context
    * whose `em` is the transaction's: `ctx.em.transactional((em) => numberingService.assign({ ...ctx, em }, 'invoice'))`.
