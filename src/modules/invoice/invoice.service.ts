@@ -79,15 +79,27 @@ function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
 
 const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, invoice.job.uuid, { filters: false }) : Promise.resolve(null));
 
-/** The job, customer and estimate of an invoice must agree (DECISIONS §8). */
+/** The job, customer and estimate of an invoice must agree (DECISIONS §8); preview checks what it is sent. */
+function checkAgreement(job: Job | null, customerUuid: string | undefined, estimate: Estimate | null): void {
+  if (job && customerUuid && job.customer.uuid !== customerUuid) throw AppError.field('customerUuid', "must be the job's customer");
+  const billed = customerUuid ?? job?.customer.uuid;
+  if (estimate && billed && estimate.customer.uuid !== billed) throw AppError.field('estimateUuid', "must be an estimate of the invoice's customer");
+}
+
+function checkDates(issueDate: string | undefined, dueDate: string | undefined): void {
+  if (dueDate && issueDate && dueDate < issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
+}
+
 async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void> {
-  const job = await loadJob(tx, invoice);
-  if (job && job.customer.uuid !== invoice.customer.uuid) throw AppError.field('customerUuid', "must be the job's customer");
-  if (invoice.estimate) {
-    const estimate = await tx.em.findOneOrFail(Estimate, invoice.estimate.uuid, { filters: false });
-    if (estimate.customer.uuid !== invoice.customer.uuid) throw AppError.field('estimateUuid', "must be an estimate of the invoice's customer");
-  }
-  if (invoice.dueDate < invoice.issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
+  const estimate = invoice.estimate ? await tx.em.findOneOrFail(Estimate, invoice.estimate.uuid, { filters: false }) : null;
+  checkAgreement(await loadJob(tx, invoice), invoice.customer.uuid, estimate);
+  checkDates(invoice.issueDate, invoice.dueDate);
+}
+
+/** Only 'Pending' (the default) or 'Draft' on create; preview checks the create body alike. */
+function createStatus(status: InvoiceStatus | undefined): InvoiceStatus {
+  if (status !== undefined && status !== InvoiceStatus.PENDING && status !== InvoiceStatus.DRAFT) throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
+  return status ?? InvoiceStatus.PENDING;
 }
 
 /** A job being invoiced becomes 'Invoiced' (sets invoiced_at) unless it is already 'Complete'. */
@@ -124,13 +136,9 @@ export const invoiceService = {
     const customer = input.customerUuid ? await resolveRef(ctx, Customer, input.customerUuid, 'customerUuid', 'customer') : null;
     const estimate = input.estimateUuid ? await resolveRef(ctx, Estimate, input.estimateUuid, 'estimateUuid', 'estimate') : null;
     if (input.locationUuid) await resolveRef(ctx, Location, input.locationUuid, 'locationUuid', 'location');
-    if (job && customer && job.customer.uuid !== customer.uuid) throw AppError.field('customerUuid', "must be the job's customer");
-    const billed = customer?.uuid ?? job?.customer.uuid;
-    if (estimate && billed && estimate.customer.uuid !== billed) throw AppError.field('estimateUuid', "must be an estimate of the invoice's customer");
-    if (input.status !== undefined && input.status !== InvoiceStatus.PENDING && input.status !== InvoiceStatus.DRAFT) {
-      throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
-    }
-    if (input.dueDate && input.issueDate && input.dueDate < input.issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
+    checkAgreement(job, customer?.uuid, estimate);
+    createStatus(input.status);
+    checkDates(input.issueDate, input.dueDate);
     const progress = progressOf(input.invoiceType ?? InvoiceType.FULL, input.progressPercentage, null);
     const t = computeTotals({
       lineItems: linesIn(input.lineItems),
@@ -154,8 +162,7 @@ export const invoiceService = {
   },
 
   async create(ctx: RequestContext, input: InvoiceCreateInput) {
-    const status = input.status ?? InvoiceStatus.PENDING;
-    if (status !== InvoiceStatus.PENDING && status !== InvoiceStatus.DRAFT) throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
+    const status = createStatus(input.status);
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
       const invoice = new Invoice();
