@@ -1,4 +1,5 @@
 import { ArgsType, Field, ObjectType } from 'type-graphql';
+import { AppError } from '../errors/app-error';
 import { ApiField, InputField } from './fields';
 
 export const DEFAULT_LIMIT = 50;
@@ -34,6 +35,12 @@ export function pageWindow(args: ListArgs): { page: number; limit: number; offse
   const page = args.page ?? 1;
   const limit = Math.min(args.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   return { page, limit, offset: (page - 1) * limit };
+}
+
+/** Relation lists (GraphQL `customer.jobs(limit)`, …) take `limit`: default and maximum 100 (DECISIONS §13). */
+export function relationLimit(limit: number): number {
+  if (limit < 1) throw AppError.field('limit', 'must be at least 1');
+  return Math.min(limit, MAX_LIMIT);
 }
 
 export function pageOf<T>(items: T[], total: number, page: number, limit: number): Page<T> {

@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { relationLimit } from '../../core/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
-import { relationLimit } from '../job/job.resolver';
 import { Location } from '../location/location.entity';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';

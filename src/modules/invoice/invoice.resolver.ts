@@ -1,10 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { relationLimit } from '../../core/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
-import { relationLimit } from '../job/job.resolver';
 import { Location } from '../location/location.entity';
 import { Payment } from '../payment/payment.entity';
 import { Invoice } from './invoice.entity';

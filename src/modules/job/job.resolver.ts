@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { relationLimit } from '../../core/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
-import { AppError } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { JobPhoto } from '../job-photo/job-photo.entity';
 import { withPhotoUrls } from '../job-photo/job-photo.service';
@@ -10,12 +10,6 @@ import { User } from '../user/user.entity';
 import { Job } from './job.entity';
 import { JobCreateInput, JobListArgs, JobUpdateInput } from './job.inputs';
 import { jobService } from './job.service';
-
-/** Relation lists take `limit`: default and maximum 100 (DECISIONS §13). */
-export function relationLimit(limit: number): number {
-  if (limit < 1) throw AppError.field('limit', 'must be at least 1');
-  return Math.min(limit, 100);
-}
 
 @Resolver(() => Job)
 export class JobResolver extends CrudResolver({

@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
+import { relationLimit } from '../../core/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Invoice } from '../invoice/invoice.entity';
-import { relationLimit } from '../job/job.resolver';
 import { User } from '../user/user.entity';
 import { Payment } from './payment.entity';
 import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
