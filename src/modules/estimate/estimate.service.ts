@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { containsPattern, findActive, listPage, resolveRef, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, softDelete } from '../../core/crud';
 import { companyTimezone } from '../../core/company-time';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
@@ -16,6 +16,13 @@ import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapsho
 import { previewOf } from './estimate.preview';
 
 registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
+
+const updateRefs: RefSpec[] = [
+  { field: 'jobUuid', relation: 'job', entity: Job, label: 'job' },
+  { field: 'locationUuid', relation: 'location', entity: Location, label: 'location' },
+];
+// Copied by hand on update: expires_at may be a date, status has its rules, adjustments get their contract keys.
+const UPDATE_SPECIAL = ['expiresAt', 'status', 'adjustments'];
 
 function snapshotOf(t: Template): PricingSnapshot {
   return {
@@ -42,10 +49,14 @@ function reprice(e: Estimate): void {
   e.totalAmountCents = r.totalCents;
 }
 
+/** An estimate for a job is for that job's customer. */
+function checkJobCustomer(job: Job, customerUuid: string): void {
+  if (job.customer.uuid !== customerUuid) throw AppError.field('jobUuid', 'belongs to another customer than the estimate');
+}
+
 async function jobRef(ctx: RequestContext, uuid: string, customerUuid: string): Promise<Job> {
   const job = await resolveRef(ctx, Job, uuid, 'jobUuid', 'job');
-  // An estimate for a job is for that job's customer.
-  if (job.customer.uuid !== customerUuid) throw AppError.field('jobUuid', 'belongs to another customer than the estimate');
+  checkJobCustomer(job, customerUuid);
   return job;
 }
 
@@ -136,22 +147,10 @@ export const estimateService = {
       const now = new Date();
       const wasExpired = e.isExpired(now);
       if (input.expiresAt !== undefined) e.expiresAt = input.expiresAt === null ? null : parseExpiry(input.expiresAt, await companyTimezone(tx));
-      if (input.responseNotes !== undefined) e.responseNotes = input.responseNotes;
-      if (input.serviceDescription !== undefined) e.serviceDescription = input.serviceDescription;
-      if (input.internalNotes !== undefined) e.internalNotes = input.internalNotes;
-      if (input.customerNotes !== undefined) e.customerNotes = input.customerNotes;
-      // An unchanged reference stays valid even if its target was deleted since (GET → PUT works).
-      if (input.jobUuid !== undefined && input.jobUuid !== e.jobUuid) {
-        e.job = input.jobUuid === null ? null : await jobRef(tx, input.jobUuid, e.customer.uuid);
-      }
-      if (input.locationUuid !== undefined && input.locationUuid !== e.locationUuid) {
-        e.location = input.locationUuid === null ? null : await resolveRef(tx, Location, input.locationUuid, 'locationUuid', 'location');
-      }
+      const changed = await applyInput(tx, e, input, updateRefs, UPDATE_SPECIAL);
+      if (changed.includes('jobUuid') && e.job) checkJobCustomer(e.job, e.customer.uuid);
       if (input.status !== undefined) setStatus(e, input.status, wasExpired, now);
       const pricing = [input.selectedTier, input.quantity, input.selectedAddons, input.adjustments].some((v) => v !== undefined);
-      if (input.selectedTier !== undefined) e.selectedTier = input.selectedTier;
-      if (input.quantity !== undefined) e.quantity = input.quantity;
-      if (input.selectedAddons !== undefined) e.selectedAddons = input.selectedAddons;
       if (input.adjustments !== undefined) e.adjustments = canonicalAdjustments(input.adjustments);
       // Recomputed from the estimate's own snapshot, never from the template as it is now.
       if (pricing) reprice(e);
