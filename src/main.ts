@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   logger.level = config.logLevel;
   const db = await openDatabase(config, (m) => logger.info(m));
   releaseDatabase = () => db.stop().catch(() => undefined);
-  const orm = await initOrm(db.url, config.dbPoolMax);
+  const orm = await initOrm(db.url, config.dbPoolMax, config.debugSql);
   if (config.migrate) {
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'migrations applied');

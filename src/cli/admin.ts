@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   // Reaches the embedded database the server runs, or starts it for the duration of the command.
   const db = await openDatabase(config);
-  const orm = await initOrm(db.url, 2);
+  const orm = await initOrm(db.url, 2, config.debugSql);
   try {
     if (config.migrate) await migrate(orm);
     process.stdout.write(JSON.stringify(await run(orm, flags)) + '\n');

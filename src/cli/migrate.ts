@@ -8,7 +8,7 @@ import { initOrm, migrate } from '../db/orm';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initOrm(db.url, 2);
+  const orm = await initOrm(db.url, 2, config.debugSql);
   try {
     if (process.argv[2] === 'down') {
       const reverted = await orm.getMigrator().down();

@@ -5,7 +5,7 @@ import { entities } from './entities';
 
 export type Orm = MikroORM;
 
-export function ormOptions(clientUrl: string, poolMax = 10): Options {
+export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -17,14 +17,14 @@ export function ormOptions(clientUrl: string, poolMax = 10): Options {
     forceUtcTimezone: true,
     // Each request works on its own fork; the global EntityManager must never be used by one.
     allowGlobalContext: false,
-    // DEBUG_SQL: checked with the other settings in src/config (true/false/1/0/yes/no/on/off).
-    debug: ['1', 'true', 'yes', 'on'].includes(process.env.DEBUG_SQL?.trim().toLowerCase() ?? ''),
+    // DEBUG_SQL, parsed and checked with the other settings (config.debugSql).
+    debug: debugSql,
     ignoreUndefinedInQuery: false,
   };
 }
 
-export async function initOrm(clientUrl: string, poolMax?: number): Promise<Orm> {
-  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax));
+export async function initOrm(clientUrl: string, poolMax?: number, debugSql?: boolean): Promise<Orm> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, debugSql));
   // knex's pg dialect puts an 'error' listener on every connection it opens, so a database that
   // stops (shutdown, failover) marks connections dead instead of crashing the process.
   return orm;
