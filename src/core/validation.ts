@@ -9,7 +9,7 @@ import { isDateOnly, isEmail, isPlainObject, isTime, isUuid, normalizePhone, par
 
 export type Naming = 'rest' | 'graphql';
 
-const STRING_MAX: Partial<Record<FieldMeta['kind'], number>> = { string: 255, text: 10_000, phone: 255, email: 255, time: 5 };
+export const STRING_MAX: Partial<Record<FieldMeta['kind'], number>> = { string: 255, text: 10_000, phone: 255, email: 255, time: 5 };
 const JSON_MAX_BYTES = 64 * 1024;
 
 const rule = (name: string, message: string, test: (v: any) => boolean) =>

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import express, { Router } from 'express';
 import { FieldMeta, restFieldsOf } from '../core/fields';
+import { fromCents, MAX_CENTS } from '../core/money';
 import { Pagination } from '../core/pagination';
+import { STRING_MAX } from '../core/validation';
 import type { RouteDef } from './route';
 
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the same
@@ -12,9 +14,8 @@ type Schema = Record<string, unknown>;
 function scalarSchema(f: FieldMeta): Schema {
   switch (f.kind) {
     case 'string':
-      return { type: 'string', maxLength: 255 };
     case 'text':
-      return { type: 'string', maxLength: 10000 };
+      return { type: 'string', maxLength: STRING_MAX[f.kind] };
     case 'uuid':
       return { type: 'string', format: 'uuid' };
     case 'int':
@@ -22,7 +23,7 @@ function scalarSchema(f: FieldMeta): Schema {
     case 'number':
       return { type: 'number' };
     case 'money':
-      return { type: 'number', minimum: 0, maximum: 9999999999.99, multipleOf: 0.01 };
+      return { type: 'number', minimum: 0, maximum: fromCents(MAX_CENTS), multipleOf: 0.01 };
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
