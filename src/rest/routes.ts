@@ -13,7 +13,6 @@ import { PHOTO_MULTIPART_FIELDS, restUploadSource } from '../modules/job-photo/j
 import { jobPhotoService } from '../modules/job-photo/job-photo.service';
 import { Invoice } from '../modules/invoice/invoice.entity';
 import { InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceUpdateInput } from '../modules/invoice/invoice.inputs';
-import { invoiceEmbeds, invoiceListEmbeds, paymentEmbeds, paymentListEmbeds } from '../modules/invoice/invoice.rest';
 import { invoiceService } from '../modules/invoice/invoice.service';
 import { Location } from '../modules/location/location.entity';
 import { LocationCreateInput, LocationUpdateInput } from '../modules/location/location.inputs';
@@ -35,21 +34,19 @@ import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/te
 import { templateService } from '../modules/template/template.service';
 import type { Embed, RouteDef } from './route';
 
-const jobCustomer: Embed = { key: 'customer', id: (j: Job) => j.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] };
-const jobEmbeds: Embed[] = [
-  jobCustomer,
-  { key: 'location', id: (j: Job) => j.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
-  { key: 'assigned_user', id: (j: Job) => j.assignedToUserId, entity: User, fields: ['id', 'first_name', 'last_name'] },
-];
-const photoUser: Embed = { key: 'user', id: (p: JobPhoto) => p.userId, entity: User, fields: ['id', 'first_name', 'last_name'] };
+// Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
+// declared once; lists show only their first summary.
+const customer: Embed = { key: 'customer', id: (r: { customerUuid: string }) => r.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] };
+const location: Embed = { key: 'location', id: (r: { locationUuid: string | null }) => r.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] };
+const job: Embed = { key: 'job', id: (r: { jobUuid: string | null }) => r.jobUuid, entity: Job, fields: ['uuid', 'job_number', 'title', 'status'] };
+const invoice: Embed = { key: 'invoice', id: (p: Payment) => p.invoiceUuid, entity: Invoice, fields: ['uuid', 'invoice_number'] };
+const user = (key: string, id: (r: any) => string | null): Embed => ({ key, id, entity: User, fields: ['id', 'first_name', 'last_name'] });
 
-// Summaries embedded in estimate responses (DECISIONS §2): the list shows the customer only.
-const estimateEmbeds: Embed[] = [
-  { key: 'customer', id: (e: Estimate) => e.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] },
-  { key: 'job', id: (e: Estimate) => e.jobUuid, entity: Job, fields: ['uuid', 'job_number', 'title', 'status'] },
-  { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] },
-  { key: 'location', id: (e: Estimate) => e.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] },
-];
+const jobEmbeds = [customer, location, user('assigned_user', (j: Job) => j.assignedToUserId)];
+const photoUser = user('user', (p: JobPhoto) => p.userId);
+const estimateEmbeds = [customer, job, { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] }, location];
+const invoiceEmbeds = [customer, job, { key: 'estimate', id: (i: Invoice) => i.estimateUuid, entity: Estimate, fields: ['uuid', 'estimate_number', 'status', 'total_amount'] }, location];
+const paymentEmbeds = [invoice, { key: 'customer', id: (p: Payment) => p.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name', 'email', 'phone'] }];
 
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
@@ -70,20 +67,20 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/locations/:uuid', summary: 'Update a location', body: LocationUpdateInput, output: Location, call: (ctx, a) => locationService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/locations/:uuid', summary: 'Delete a location (not the primary one)', output: DeleteResult, call: (ctx, a) => locationService.remove(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: invoiceListEmbeds, call: (ctx, a) => invoiceService.list(ctx, a.query) },
+  { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: [customer], call: (ctx, a) => invoiceService.list(ctx, a.query) },
   { method: 'GET', path: '/invoices/:uuid', summary: 'Get an invoice with customer, job, estimate and location', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/invoices/preview', summary: 'Invoice totals without creating (dry run)', body: InvoicePreviewInput, output: InvoicePreview, call: (ctx, a) => invoiceService.preview(ctx, a.body) },
   { method: 'POST', path: '/invoices', summary: 'Create an invoice from a job', body: InvoiceCreateInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => invoiceService.create(ctx, a.body) },
   { method: 'PUT', path: '/invoices/:uuid', summary: 'Update an invoice (amounts recomputed)', body: InvoiceUpdateInput, output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/invoices/:uuid', summary: 'Delete an invoice (not one with Completed payments)', output: DeleteResult, call: (ctx, a) => invoiceService.remove(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/payments', summary: 'List payments', plural: 'payments', query: PaymentListArgs, output: Payment, embed: paymentListEmbeds, call: (ctx, a) => paymentService.list(ctx, a.query) },
+  { method: 'GET', path: '/payments', summary: 'List payments', plural: 'payments', query: PaymentListArgs, output: Payment, embed: [invoice], call: (ctx, a) => paymentService.list(ctx, a.query) },
   { method: 'GET', path: '/payments/:uuid', summary: 'Get a payment with invoice and customer', output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/payments', summary: 'Record a payment on an invoice', body: PaymentCreateInput, output: Payment, embed: paymentEmbeds, creates: true, call: (ctx, a) => paymentService.create(ctx, a.body) },
   { method: 'PUT', path: '/payments/:uuid', summary: 'Update a payment (the invoice balance follows)', body: PaymentUpdateInput, output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/payments/:uuid', summary: 'Delete a payment (the invoice balance follows)', output: DeleteResult, call: (ctx, a) => paymentService.remove(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [jobCustomer], call: (ctx, a) => jobService.list(ctx, a.query) },
+  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [customer], call: (ctx, a) => jobService.list(ctx, a.query) },
   { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
   { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
@@ -102,7 +99,7 @@ export const routes: RouteDef[] = [
 
   // Before the /estimates/:uuid rows: 'preview' is not an estimate id.
   { method: 'POST', path: '/estimates/preview', summary: 'Estimate totals without creating (dry run)', body: EstimatePreviewInput, output: EstimatePreview, call: (ctx, a) => estimateService.preview(ctx, a.body) },
-  { method: 'GET', path: '/estimates', summary: 'List estimates', plural: 'estimates', query: EstimateListArgs, output: Estimate, embed: [estimateEmbeds[0]], call: (ctx, a) => estimateService.list(ctx, a.query) },
+  { method: 'GET', path: '/estimates', summary: 'List estimates', plural: 'estimates', query: EstimateListArgs, output: Estimate, embed: [customer], call: (ctx, a) => estimateService.list(ctx, a.query) },
   { method: 'GET', path: '/estimates/:uuid', summary: 'Get an estimate with customer, job, template and location', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
