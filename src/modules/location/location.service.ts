@@ -5,11 +5,16 @@ import { AppError } from '../../errors/app-error';
 import { Location } from './location.entity';
 import { LocationCreateInput, LocationUpdateInput } from './location.inputs';
 
-// A company has at most one primary location: making one primary clears the flag on the others.
-// Concurrent requests that make locations primary queue on a per-company advisory lock taken in
-// the transaction, so the last one wins cleanly (never a unique-index error, never no primary).
-async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<void> {
+// A company has at most one primary location: making one primary clears the flag on the others,
+// and the primary one cannot be deleted. Requests that make a location primary or delete one
+// queue on a per-company advisory lock taken in the transaction, so the last one wins cleanly
+// (never a unique-index error) and a delete judges is_primary as committed (never a deleted primary).
+async function lockPrimary(tx: RequestContext): Promise<void> {
   await tx.em.getConnection().execute(`select pg_advisory_xact_lock(hashtext('primary-location:' || ?))`, [tx.company.uuid], 'all', tx.em.getTransactionContext());
+}
+
+async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<void> {
+  await lockPrimary(tx);
   await tx.em.nativeUpdate(
     Location,
     { company: tx.company, isPrimary: true, uuid: { $ne: keep.uuid } },
@@ -42,6 +47,8 @@ export const locationService = {
   async update(ctx: RequestContext, uuid: string, input: LocationUpdateInput) {
     return ctx.em.transactional(async (em) => {
       const tx: RequestContext = { ...ctx, em };
+      // Locked before the read: a location deleted meanwhile is not found rather than made primary.
+      if (input.isPrimary) await lockPrimary(tx);
       const location = await this.get(tx, uuid);
       await applyInput(tx, location, input);
       if (location.isPrimary) await clearOtherPrimaries(tx, location);
@@ -51,8 +58,12 @@ export const locationService = {
   },
 
   async remove(ctx: RequestContext, uuid: string) {
-    const location = await this.get(ctx, uuid);
-    if (location.isPrimary) throw AppError.field('isPrimary', 'is true: a primary location cannot be deleted');
-    return softDelete(ctx, location, 'Location');
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      await lockPrimary(tx);
+      const location = await this.get(tx, uuid);
+      if (location.isPrimary) throw AppError.field('isPrimary', 'is true: a primary location cannot be deleted');
+      return softDelete(tx, location, 'Location');
+    });
   },
 };
