@@ -2,20 +2,23 @@ import type { Request } from 'express';
 import { validateInput } from '../../core/validation';
 import { bodyToInput } from '../../rest/case-map';
 import { parseMultipart } from '../../rest/multipart';
-import { discardStaged } from '../../storage/staging';
+import { restFieldsOf } from '../../core/fields';
+import { ALLOWED_TYPES_TEXT, discardStaged, MAX_FILES } from '../../storage/staging';
 import { stagingDir, storageSettings } from '../../storage/storage';
+import { JobPhotoType } from './job-photo.entity';
 import { PhotoUploadArgs } from './job-photo.inputs';
 import type { UploadSource } from './job-photo.service';
 
 // Multipart form fields of POST /jobs/{job_uuid}/photos (documented in OpenAPI through the route row).
-export const PHOTO_FILE_FIELDS = ['photos', 'photo', 'file'];
+const PHOTO_FILE_FIELDS = ['photos', 'photo', 'file'];
+const TEXT_FIELDS = restFieldsOf(PhotoUploadArgs).map((f) => f.restName); // photo_type, taken_at
 const file = { type: 'string', format: 'binary' };
-const limits = 'JPEG, PNG, WebP, HEIC/HEIF or GIF, judged by content; at most 20 files per request and MAX_PHOTO_BYTES (default 15 MiB) per file';
+const limits = `${ALLOWED_TYPES_TEXT}, judged by content; at most ${MAX_FILES} files per request and MAX_PHOTO_BYTES (default 15 MiB) per file`;
 export const PHOTO_MULTIPART_FIELDS: Record<string, Record<string, unknown>> = {
   photos: { type: 'array', items: file, description: `One or more image files (${limits})` },
   photo: { ...file, description: 'Also accepted as the files field' },
   file: { ...file, description: 'Also accepted as the files field' },
-  photo_type: { type: 'string', enum: ['before', 'during', 'after'], default: 'during' },
+  photo_type: { type: 'string', enum: Object.values(JobPhotoType), default: JobPhotoType.DURING },
   taken_at: { type: 'string', format: 'date-time', description: 'RFC 3339 with an offset' },
 };
 
@@ -26,7 +29,7 @@ export function restUploadSource(req: Request): UploadSource {
     async receive() {
       const { fields, files } = await parseMultipart(req, {
         fileFields: PHOTO_FILE_FIELDS,
-        textFields: ['photo_type', 'taken_at'],
+        textFields: TEXT_FIELDS,
         maxBytes: storageSettings().maxPhotoBytes,
         dir: stagingDir(),
       });
