@@ -24,8 +24,12 @@ let cached: GraphQLSchema | undefined;
  * null as not given, as their nullable GraphQL types promise: generated clients send null for every
  * unset variable. Input objects keep the partial-update rule (null clears, or 400 when it cannot).
  */
+let argsClasses: Set<unknown> | undefined;
+
 function dropNullArguments(value: object, type: unknown): void {
-  if (!getMetadataStorage().argumentTypes.some((a) => a.target === type)) return;
+  // Known once the schema is built; looked up on every argument of every request.
+  argsClasses ??= new Set(getMetadataStorage().argumentTypes.map((a) => a.target));
+  if (!argsClasses.has(type)) return;
   for (const [k, v] of Object.entries(value)) if (v === null) delete (value as Record<string, unknown>)[k];
 }
 
