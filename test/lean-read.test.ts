@@ -1,6 +1,6 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { fieldsOf } from '../src/core/fields';
-import { leanFind, leanResultList } from '../src/core/lean';
+import { leanByKeys, leanFind, leanResultList } from '../src/core/lean';
 import { TENANT_FILTER } from '../src/core/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
@@ -103,6 +103,44 @@ describe('lean read path', () => {
       expect(e2.getUnitOfWork().getIdentityMap().values().length).toBe(0);
     }
     expect(diffs).toEqual([]);
+  });
+
+  it('loads by keys (the loaders) as em.find does: by primary key, and live children of each relation', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    const em = () => {
+      const e = t.orm.em.fork();
+      e.setFilterParams(TENANT_FILTER, { companyId });
+      return e;
+    };
+    const diffs: string[] = [];
+    let compared = 0;
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      if (!meta.filters[TENANT_FILTER]) continue;
+      const pk = meta.primaryKeys[0];
+      const all = await t.orm.em.fork().find(cls, {}, { filters: false });
+      // Another company's key among them must find nothing.
+      const keys = [...all.map((r: any) => r[pk]), '00000000-0000-4000-8000-000000000000'];
+      const managed = await em().find(cls, { [pk]: { $in: keys } }, { orderBy: { [pk]: 'asc' } });
+      const lean = (await leanByKeys(em(), cls, pk, keys, false)).sort((a: any, b: any) => (a[pk] < b[pk] ? -1 : 1));
+      expect(lean).toHaveLength(managed.length);
+      managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
+      compared += managed.length;
+      if (!meta.properties.deletedAt || !meta.properties.createdAt) continue;
+      for (const rel of meta.relations.filter((p: any) => p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company')) {
+        const parents = [...new Set(all.map((r: any) => r[rel.name]?.[rel.targetMeta.primaryKeys[0]]).filter(Boolean))] as string[];
+        if (!parents.length) continue;
+        const orderBy = { createdAt: 'desc', [pk]: 'desc' };
+        const m2 = await em().find(cls, { [rel.name]: { $in: parents }, deletedAt: null }, { orderBy });
+        const l2 = await leanByKeys(em(), cls, rel.name, parents, true);
+        expect(l2.map((r: any) => r[pk])).toEqual(m2.map((r: any) => r[pk]));
+        m2.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, l2[i])));
+        compared += m2.length;
+      }
+    }
+    expect(diffs).toEqual([]);
+    expect(compared).toBeGreaterThan(10);
   });
 
   it('lean records are snapshots: changing one writes nothing', async () => {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { leanFind } from '../core/lean';
+import { leanByKeys } from '../core/lean';
 
 type Cls<T = any> = new (...args: any[]) => T;
 
@@ -23,7 +23,7 @@ export class Loaders {
       const meta = this.em.getMetadata().find(entity.name)!;
       const pk = meta.primaryKeys[0];
       loader = new DataLoader<string, any>(async (ids) => {
-        const rows = await leanFind(this.em, entity, { [pk]: { $in: [...ids] } });
+        const rows = await leanByKeys(this.em, entity, pk, ids, false);
         const map = new Map(rows.map((r: any) => [r[pk], r]));
         return ids.map((id) => map.get(id) ?? null);
       });
@@ -38,7 +38,7 @@ export class Loaders {
     let loader = this.lists.get(key);
     if (!loader) {
       loader = new DataLoader<string, any[]>(async (ids) => {
-        const rows = await leanFind(this.em, entity, { [relation]: { $in: [...ids] }, deletedAt: null }, { orderBy: { createdAt: 'desc', uuid: 'desc' } });
+        const rows = await leanByKeys(this.em, entity, relation, ids, true);
         const groups = new Map<string, any[]>(ids.map((id) => [id, []]));
         for (const r of rows as any[]) {
           const parent = r[relation];
