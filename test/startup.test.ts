@@ -9,14 +9,14 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { urlFor } from '../src/db/embedded';
 import { JPEG, png } from './helpers/images';
+import { MAIN_JS } from './helpers/server-process';
 
 // `npm start` as an operator runs it: the embedded database under DATA_DIR, migrations, the demo
 // company and its key printed once, data reused on the next start, clean stop on SIGTERM.
 
 function start(env: Record<string, string>, opts: { detached?: boolean } = {}): { child: ChildProcess; output: () => string; ready: Promise<number> } {
-  const bin = require.resolve('ts-node/dist/bin');
   const { DATABASE_URL: _omit, ...base } = process.env;
-  const child = spawn(process.execPath, [bin, '--transpile-only', path.resolve(__dirname, '../src/main.ts')], {
+  const child = spawn(process.execPath, [MAIN_JS], {
     env: { ...base, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // detached: a process group of its own, like a terminal's foreground job (Ctrl-C signals the group).

@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** The compiled server that `npm start` runs; the global setup builds it (scripts/build.js). */
+export const MAIN_JS = path.join(ROOT, 'dist/src/main.js');
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -14,9 +16,9 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Runs `src/main.ts` in a process of its own, as `npm start` does, with env overrides. */
+/** Runs the server (`dist/src/main.js`) in a process of its own, as `npm start` does, with env overrides. */
 export function runMain(env: Record<string, string>): { proc: ChildProcess; stdout(): string; stderr(): string; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const proc = spawn(process.execPath, [MAIN_JS], {
     cwd: ROOT,
     // NODE_ENV=test silences the logger; the tests read the log lines.
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'false', SEED_DEMO: 'false', ...env },

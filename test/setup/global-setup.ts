@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 // One PostgreSQL for the run: the server of DATABASE_URL, or an embedded cluster of its own in a
 // temporary directory. A template database is migrated once; every worker clones it.
 export default async function globalSetup(): Promise<void> {
+  // The tests that start server processes run the compiled server, as `npm start` does: build it.
+  execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/build.js'), '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const run = `fsc_t${process.pid}`;
   let serverUrl: string;
   if (process.env.DATABASE_URL) {
