@@ -93,7 +93,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
 
   app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
 
-  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost });
+  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost }, config.graphqlJit);
   app.use(
     '/graphql',
     auth,

@@ -129,7 +129,7 @@ describe('lean read path', () => {
       compared += managed.length;
       if (!meta.properties.deletedAt || !meta.properties.createdAt) continue;
       for (const rel of meta.relations.filter((p: any) => p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company')) {
-        const parents = [...new Set(all.map((r: any) => r[rel.name]?.[rel.targetMeta.primaryKeys[0]]).filter(Boolean))] as string[];
+        const parents = [...new Set(all.map((r: any) => r[rel.name]?.[rel.targetMeta!.primaryKeys[0]]).filter(Boolean))] as string[];
         if (!parents.length) continue;
         const orderBy = { createdAt: 'desc', [pk]: 'desc' };
         const m2 = await em().find(cls, { [rel.name]: { $in: parents }, deletedAt: null }, { orderBy });

@@ -23,6 +23,8 @@ export interface Config {
   dbPoolMax: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  /** Queries run compiled by graphql-jit (src/graphql/executor.ts); false: graphql-js interprets every one. */
+  graphqlJit: boolean;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: int('DB_POOL_MAX', env.DB_POOL_MAX, 10, 1, 1000),
     graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10, 2, 100),
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
+    graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
   };

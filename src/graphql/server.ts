@@ -7,6 +7,7 @@ import { toGraphQLError } from '../errors/to-graphql-error';
 import { logger } from '../logger';
 import { idempotencyPlugin } from './idempotency-plugin';
 import { buildGraphQLSchema } from './schema';
+import { jitGateway } from './executor';
 import { literalErrorDetail } from './input-errors';
 import { GraphQLLimits, limitsPlugin } from './limits';
 
@@ -45,9 +46,11 @@ const noStorePlugin: ApolloServerPlugin<RequestContext> = {
   },
 };
 
-export async function createApolloServer(limits: GraphQLLimits): Promise<ApolloServer<RequestContext>> {
+export async function createApolloServer(limits: GraphQLLimits, jit = true): Promise<ApolloServer<RequestContext>> {
+  const schema = buildGraphQLSchema();
   const server = new ApolloServer<RequestContext>({
-    schema: buildGraphQLSchema(),
+    // The schema; queries compiled by graphql-jit unless GRAPHQL_JIT=false (src/graphql/executor.ts).
+    ...(jit ? { gateway: jitGateway(schema) } : { schema }),
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
