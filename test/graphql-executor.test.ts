@@ -43,6 +43,6 @@ describe('compiled queries (graphql-jit) answer as graphql-js does', () => {
     }
     const errorCase = await gql(jit, a, QUERIES[2][0], QUERIES[2][1]);
     expect(errorCase.errors?.[0]).toMatchObject({ path: ['customer'], extensions: { code: 'NOT_FOUND' } });
-    expect(errorCase.errors?.[0].locations).toEqual([{ line: 1, column: 20 }]);
+    expect((errorCase.errors?.[0] as { locations?: unknown }).locations).toEqual([{ line: 1, column: 20 }]);
   });
 });

@@ -1,6 +1,6 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { fieldsOf } from '../src/core/fields';
-import { leanByKeys, leanFind, leanResultList } from '../src/core/lean';
+import { leanByKeys, leanColumn, leanFind, leanPage } from '../src/core/lean';
 import { TENANT_FILTER } from '../src/core/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
@@ -80,7 +80,7 @@ describe('lean read path', () => {
     expect(diffs).toEqual([]);
   });
 
-  it('lists through the query builder as getResultList does, tenant filter and all', async () => {
+  it('lists pages as the query builder\'s getResultList does, company and order alike', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
     const diffs: string[] = [];
@@ -92,11 +92,11 @@ describe('lean read path', () => {
         e.setFilterParams(TENANT_FILTER, { companyId });
         return e;
       };
-      const qb = (e: any) => e.createQueryBuilder(cls, 'e').where({ company: companyId }).orderBy({ createdAt: 'desc', [meta.primaryKeys[0]]: 'desc' });
+      const qb = (e: any) => e.createQueryBuilder(cls, 'e').where({ company: companyId }).orderBy({ createdAt: 'desc', [meta.primaryKeys[0]]: 'desc' }).limit(3).offset(1);
       const e1 = em();
       const managed = await qb(e1).getResultList();
       const e2 = em();
-      const lean = await leanResultList(e2, qb(e2));
+      const lean = await leanPage(e2, cls, `e.${leanColumn(e2, cls, 'company')} = ?`, [companyId], 3, 1);
       expect(lean).toHaveLength(managed.length);
       managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
       // Lean records stay out of the unit of work.

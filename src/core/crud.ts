@@ -1,10 +1,10 @@
-import { EntityName, QueryBuilder, raw } from '@mikro-orm/postgresql';
+import { EntityName, raw } from '@mikro-orm/postgresql';
 import type { RequestContext } from './context';
 import { AppError } from '../errors/app-error';
 import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
-import { leanResultList } from './lean';
+import { leanColumn, leanCount, leanPage } from './lean';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -20,24 +20,44 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
 }
 
 /**
- * Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request.
- * The items are lean read-only instances (src/core/lean.ts): for reading and serializing, not for
- * changes (load the record with findActive to change it).
+ * The filters of a list, as SQL conditions on its rows (alias `e`): each `?` takes the next
+ * parameter; an array parameter becomes a list (`e.status in (?)`). Columns are named through
+ * `col(property)`, from the entity's metadata.
  */
-export async function listPage<T extends object>(
-  ctx: RequestContext,
-  entity: EntityName<T>,
-  args: ListArgs,
-  where?: (qb: QueryBuilder<T>) => void,
-): Promise<Page<T>> {
+export interface ListWhere {
+  and(condition: string, params?: unknown[]): void;
+  col(property: string): string;
+  /** `property = value` (a relation compares its key). */
+  equals(property: string, value: unknown): void;
+  /** `property in (values)`. */
+  oneOf(property: string, values: readonly unknown[]): void;
+}
+
+/**
+ * Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request.
+ * The statements (the page and its count, run side by side) are written from the entity's
+ * metadata and the filters' conditions, without a query builder (building one cost more CPU than
+ * the rest of a list request together). The items are lean read-only instances (src/core/lean.ts):
+ * for reading and serializing, not for changes (load the record with findActive to change it).
+ */
+export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
-  const qb = ctx.em.createQueryBuilder(entity, 'e').where({ company: ctx.company.uuid } as any);
-  if (!args.includeDeleted) qb.andWhere({ deletedAt: null } as any);
-  where?.(qb);
-  const count = qb.clone(); // (cloning a query builder is costly: one clone, not two)
+  const conditions = [`e.${leanColumn(ctx.em, entity, 'company')} = ?`];
+  const params: unknown[] = [ctx.company.uuid];
+  if (!args.includeDeleted) conditions.push(`e.${leanColumn(ctx.em, entity, 'deletedAt')} is null`);
+  const w: ListWhere = {
+    and(condition, p = []) {
+      conditions.push(`(${condition})`);
+      params.push(...p);
+    },
+    col: (property) => `e.${leanColumn(ctx.em, entity, property)}`,
+    equals: (property, value) => w.and(`${w.col(property)} = ?`, [value]),
+    oneOf: (property, values) => w.and(`${w.col(property)} in (?)`, [values]),
+  };
+  where?.(w);
   const [items, total] = await Promise.all([
-    leanResultList(ctx.em, qb.orderBy({ createdAt: 'desc', uuid: 'desc' } as any).limit(limit).offset(offset)),
-    count.getCount(),
+    leanPage(ctx.em, entity, conditions.join(' and '), params, limit, offset),
+    leanCount(ctx.em, entity, conditions.join(' and '), params),
   ]);
   return pageOf(items, total, page, limit);
 }

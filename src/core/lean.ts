@@ -1,5 +1,5 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
-import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 
 // The lean read path (lists and batched loaders): rows fetched with the same SQL MikroORM would
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
@@ -118,19 +118,6 @@ function mapperOf(em: EntityManager, entityName: string): Mapper | null {
 }
 
 /**
- * `qb.getResultList()` without hydration: the same statement (auto-flush first, as
- * getResultList does), the rows mapped to lean instances.
- */
-export async function leanResultList<T extends object>(em: EntityManager, qb: QueryBuilder<T>): Promise<T[]> {
-  const entityName = qb.mainAlias.entityName;
-  const mapper = mapperOf(em, entityName);
-  if (!mapper) return qb.getResultList();
-  await (em as any).tryFlush(entityName, {});
-  const rows = (await qb.execute('all', true)) as unknown as Data[];
-  return rows.map(mapper);
-}
-
-/**
  * `em.find(entity, where, options)` without hydration: the statement is built by the same steps
  * EntityManager.find takes (filters, including the joins that apply the tenant filter to
  * relations, populate hints, auto-flush), so it is the one em.find runs; only the rows are mapped
@@ -237,4 +224,56 @@ export async function leanByKeys<T>(em: EntityManager, entity: new (...args: any
   const mapper = mapperOf(em, entity.name)!;
   const rows = (await em.getConnection().execute(st.sql, [companyId, arrayLiteral(keys)], 'all', em.getTransactionContext())) as Data[];
   return rows.map((row) => mapper(driver.mapResult(row, meta) as Data));
+}
+
+// ---------------------------------------------------------------------------------------------
+// List pages (src/core/crud.ts listPage): the page and its count, from conditions on `e`.
+
+function metaOf(em: EntityManager, entity: EntityName<any>): EntityMetadata {
+  return em.getMetadata().find(entity as any)!;
+}
+
+const columns = new WeakMap<EntityMetadata, Map<string, string>>();
+
+/** The quoted column of a single-column property of an entity (`customer` → "customer_uuid"). */
+export function leanColumn(em: EntityManager, entity: EntityName<any>, property: string): string {
+  const meta = metaOf(em, entity);
+  let byProp = columns.get(meta);
+  if (!byProp) columns.set(meta, (byProp = new Map()));
+  let col = byProp.get(property);
+  if (col === undefined) {
+    const prop = meta.properties[property as keyof typeof meta.properties] as any;
+    if (!prop || prop.fieldNames?.length !== 1) throw new Error(`${meta.className}.${property} is not a single-column property`);
+    col = q(prop.fieldNames[0]);
+    byProp.set(property, col);
+  }
+  return col;
+}
+
+const pageSelects = new WeakMap<EntityMetadata, string>();
+
+/** One page of the rows matching `where` (SQL on alias `e`), newest first (created_at desc, primary key desc), lean. */
+export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, where: string, params: unknown[], limit: number, offset: number): Promise<T[]> {
+  const meta = metaOf(em, entity);
+  const mapper = mapperOf(em, meta.className);
+  let select = pageSelects.get(meta);
+  if (select === undefined) {
+    const base = mapper ? selectOf(meta) : null;
+    if (!base) throw new Error(`${meta.className} cannot be listed on the lean path`);
+    select = base;
+    pageSelects.set(meta, select);
+  }
+  await (em as any).getContext().tryFlush(meta.className, {});
+  const order = `order by e.${leanColumn(em, entity, 'createdAt')} desc, e.${leanColumn(em, entity, meta.primaryKeys[0])} desc`;
+  const rows = (await em.getConnection().execute(`${select} where ${where} ${order} limit ? offset ?`, [...params, limit, offset], 'all', em.getTransactionContext())) as Data[];
+  const driver = em.getDriver();
+  return rows.map((row) => mapper!(driver.mapResult(row, meta) as Data));
+}
+
+/** How many rows match `where` (SQL on alias `e`). */
+export async function leanCount(em: EntityManager, entity: EntityName<any>, where: string, params: unknown[]): Promise<number> {
+  const meta = metaOf(em, entity);
+  const schema = meta.schema && meta.schema !== '*' ? `${q(meta.schema)}.` : '';
+  const [row] = (await em.getConnection().execute(`select count(*) as count from ${schema}${q(meta.tableName)} as e where ${where}`, params, 'all', em.getTransactionContext())) as Data[];
+  return Number(row.count);
 }

@@ -8,20 +8,24 @@ const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'prima
 
 export const customerService = {
   list(ctx: RequestContext, args: CustomerListArgs) {
-    return listPage(ctx, Customer, args, (qb) => {
+    return listPage(ctx, Customer, args, (w) => {
       const filters = args.filter ?? [];
       if (filters.length && !filters.includes(CustomerFilter.ALL)) {
-        const anyOf: object[] = [];
-        if (filters.includes(CustomerFilter.RESIDENTIAL)) anyOf.push({ customerType: CustomerType.RESIDENTIAL });
-        if (filters.includes(CustomerFilter.COMMERCIAL)) anyOf.push({ customerType: CustomerType.COMMERCIAL });
-        if (filters.includes(CustomerFilter.VIP)) anyOf.push({ isVip: true });
-        qb.andWhere({ $or: anyOf });
+        const anyOf: string[] = [];
+        const params: unknown[] = [];
+        for (const [filter, type] of [[CustomerFilter.RESIDENTIAL, CustomerType.RESIDENTIAL], [CustomerFilter.COMMERCIAL, CustomerType.COMMERCIAL]] as const) {
+          if (!filters.includes(filter)) continue;
+          anyOf.push(`${w.col('customerType')} = ?`);
+          params.push(type);
+        }
+        if (filters.includes(CustomerFilter.VIP)) anyOf.push(`${w.col('isVip')}`);
+        w.and(anyOf.join(' or '), params);
       }
       if (args.search) {
         const p = containsPattern(args.search);
         const digits = args.search.replace(/\D/g, '');
         // Names, "first last", company name, email, phone (digits alone too) and the uuid.
-        qb.andWhere(
+        w.and(
           `(e.first_name ilike ? or e.last_name ilike ? or (e.first_name || ' ' || e.last_name) ilike ?
             or e.company_name ilike ? or e.email ilike ? or e.phone ilike ? or e.uuid::text ilike ?` +
             (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like ?)` : ')'),

@@ -66,7 +66,7 @@ const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Pro
 export const estimateService = {
   list(ctx: RequestContext, args: EstimateListArgs) {
     const now = new Date();
-    return listPage(ctx, Estimate, args, (qb) => {
+    return listPage(ctx, Estimate, args, (w) => {
       if (args.status?.length) {
         // The same rule as Estimate.status: a pending estimate past expires_at is 'Expired'.
         const sql: Record<EstimateStatus, string> = {
@@ -77,13 +77,13 @@ export const estimateService = {
         };
         const wanted = [...new Set(args.status)];
         const params = wanted.filter((s) => s === EstimateStatus.PENDING || s === EstimateStatus.EXPIRED).map(() => now);
-        qb.andWhere(`(${wanted.map((s) => sql[s]).join(' or ')})`, params);
+        w.and(wanted.map((s) => sql[s]).join(' or '), params);
       }
-      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
-      if (args.jobUuid) qb.andWhere({ job: args.jobUuid });
+      if (args.customerUuid) w.equals('customer', args.customerUuid);
+      if (args.jobUuid) w.equals('job', args.jobUuid);
       if (args.search) {
         const p = containsPattern(args.search);
-        qb.andWhere(`(e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?)`, [p, p, p]);
+        w.and(`e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?`, [p, p, p]);
       }
     });
   },

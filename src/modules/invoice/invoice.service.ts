@@ -110,7 +110,7 @@ async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<vo
 
 export const invoiceService = {
   list(ctx: RequestContext, args: InvoiceListArgs) {
-    return listPage(ctx, Invoice, args, (qb) => {
+    return listPage(ctx, Invoice, args, (w) => {
       const statuses = args.status ?? [];
       if (statuses.length && !statuses.includes(InvoiceStatusFilter.ALL)) {
         // The same overdue rule as reads: Pending, past due in the company's today, with a balance.
@@ -118,11 +118,11 @@ export const invoiceService = {
         const parts = statuses.map((s) =>
           s === InvoiceStatusFilter.OVERDUE ? overdue : s === InvoiceStatusFilter.PENDING ? `(e.status = 'Pending' and not ${overdue})` : `e.status = '${s}'`,
         );
-        qb.andWhere(`(${parts.join(' or ')})`);
+        w.and(parts.join(' or '));
       }
-      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
-      if (args.jobUuid) qb.andWhere({ job: args.jobUuid });
-      if (args.search) qb.andWhere(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
+      if (args.customerUuid) w.equals('customer', args.customerUuid);
+      if (args.jobUuid) w.equals('job', args.jobUuid);
+      if (args.search) w.and(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
     });
   },
 

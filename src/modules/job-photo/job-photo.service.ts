@@ -43,9 +43,9 @@ async function findPhoto(ctx: RequestContext, jobUuid: string, uuid: string): Pr
 export const jobPhotoService = {
   async list(ctx: RequestContext, jobUuid: string, args: PhotoListArgs) {
     const parent = await job(ctx, jobUuid);
-    const page = await listPage(ctx, JobPhoto, args, (qb) => {
-      qb.andWhere({ job: parent.uuid });
-      if (args.photoType?.length) qb.andWhere({ photoType: { $in: args.photoType } });
+    const page = await listPage(ctx, JobPhoto, args, (w) => {
+      w.equals('job', parent.uuid);
+      if (args.photoType?.length) w.oneOf('photoType', args.photoType);
     });
     await withPhotoUrls(ctx, page.items);
     return page;

@@ -51,15 +51,15 @@ async function scheduledDateOf(ctx: RequestContext, value: string | null): Promi
 
 export const jobService = {
   list(ctx: RequestContext, args: JobListArgs) {
-    return listPage(ctx, Job, args, (qb) => {
-      if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
-      if (args.priority?.length) qb.andWhere({ priority: { $in: args.priority } });
-      if (args.locationUuid) qb.andWhere({ location: args.locationUuid });
-      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
-      if (args.assignedToUserId) qb.andWhere({ assignedTo: args.assignedToUserId });
+    return listPage(ctx, Job, args, (w) => {
+      if (args.status?.length) w.oneOf('status', args.status);
+      if (args.priority?.length) w.oneOf('priority', args.priority);
+      if (args.locationUuid) w.equals('location', args.locationUuid);
+      if (args.customerUuid) w.equals('customer', args.customerUuid);
+      if (args.assignedToUserId) w.equals('assignedTo', args.assignedToUserId);
       if (args.search) {
         const p = containsPattern(args.search);
-        qb.andWhere(`(e.title ilike ? or e.description ilike ? or e.job_number ilike ?)`, [p, p, p]);
+        w.and(`e.title ilike ? or e.description ilike ? or e.job_number ilike ?`, [p, p, p]);
       }
     });
   },

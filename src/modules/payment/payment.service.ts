@@ -53,11 +53,11 @@ async function lockedPayment(tx: RequestContext, current: Payment) {
 
 export const paymentService = {
   list(ctx: RequestContext, args: PaymentListArgs) {
-    return listPage(ctx, Payment, args, (qb) => {
-      if (args.invoiceUuid) qb.andWhere({ invoice: args.invoiceUuid });
-      if (args.customerUuid) qb.andWhere({ customer: args.customerUuid });
-      if (args.paymentType?.length) qb.andWhere({ paymentType: { $in: args.paymentType } });
-      if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
+    return listPage(ctx, Payment, args, (w) => {
+      if (args.invoiceUuid) w.equals('invoice', args.invoiceUuid);
+      if (args.customerUuid) w.equals('customer', args.customerUuid);
+      if (args.paymentType?.length) w.oneOf('paymentType', args.paymentType);
+      if (args.status?.length) w.oneOf('status', args.status);
     });
   },
 
