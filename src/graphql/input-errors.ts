@@ -39,21 +39,34 @@ function detail(field: string, message: string): ErrorDetail {
   return { field, message: `${field} is invalid: ${message}` };
 }
 
+// Apollo keeps one parsed document per query text, so an operation's variable uses are found once.
+const uses = new WeakMap<OperationDefinitionNode, Map<string, string>>();
+
+/** Each variable of an operation → the argument or input field it is first passed to. */
+function variableUses(operation: OperationDefinitionNode): Map<string, string> {
+  let usedAs = uses.get(operation);
+  if (usedAs) return usedAs;
+  const found = new Map<string, string>();
+  visit(operation, {
+    Argument(node) {
+      if (node.value.kind === Kind.VARIABLE && !found.has(node.value.name.value)) found.set(node.value.name.value, node.name.value);
+    },
+    ObjectField(node) {
+      if (node.value.kind === Kind.VARIABLE && !found.has(node.value.name.value)) found.set(node.value.name.value, node.name.value);
+    },
+  });
+  uses.set(operation, (usedAs = found));
+  return usedAs;
+}
+
 /**
  * The variables of an operation that do not fit their declared types, each named by the field it
  * is for: a path inside an input object (`isVip`), else the argument the variable is passed to.
  * Empty when all variables coerce.
  */
 export function variableErrors(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): ErrorDetail[] {
-  const usedAs = new Map<string, string>();
-  visit(operation, {
-    Argument(node) {
-      if (node.value.kind === Kind.VARIABLE && !usedAs.has(node.value.name.value)) usedAs.set(node.value.name.value, node.name.value);
-    },
-    ObjectField(node) {
-      if (node.value.kind === Kind.VARIABLE && !usedAs.has(node.value.name.value)) usedAs.set(node.value.name.value, node.name.value);
-    },
-  });
+  if (!operation.variableDefinitions?.length) return [];
+  const usedAs = variableUses(operation);
   const details: ErrorDetail[] = [];
   for (const def of operation.variableDefinitions ?? []) {
     const name = def.variable.name.value;
