@@ -4,6 +4,7 @@ import { Migration20261121000003_estimates } from './Migration20261121000003_est
 import { Migration20261121000004_invoices } from './Migration20261121000004_invoices';
 import { Migration20261121000005_access } from './Migration20261121000005_access';
 import { Migration20261121000006_performance } from './Migration20261121000006_performance';
+import { Migration20261121000007_numbering } from './Migration20261121000007_numbering';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261121000004_invoices', class: Migration20261121000004_invoices },
   { name: 'Migration20261121000005_access', class: Migration20261121000005_access },
   { name: 'Migration20261121000006_performance', class: Migration20261121000006_performance },
+  { name: 'Migration20261121000007_numbering', class: Migration20261121000007_numbering },
 ];

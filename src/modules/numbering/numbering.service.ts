@@ -6,8 +6,10 @@ import type { NumberingKindInput, NumberingUpdateInput } from './numbering.input
 import { NumberingKindSettings, NumberingSettings } from './numbering.types';
 
 // Per-company numbering of invoices and estimates (DECISIONS §10). One settings row per company
-// and kind, locked FOR UPDATE inside the creating transaction: numbers are unique under
-// concurrency and a failed create (rolled back) uses up no number.
+// and kind, locked FOR UPDATE by the statement that takes a number and until the create commits:
+// numbers are unique under concurrency and a failed create (rolled back) uses up no number. Which
+// number comes next (override, counter, taken numbers skipped) is decided by the SQL functions of
+// migration 0007, for assignment and for the preview in the settings alike.
 
 interface Row {
   prefix: string;
@@ -66,35 +68,36 @@ async function readSettings(ctx: RequestContext, kind: NumberedKind, lock: boole
   return { prefix: DEFAULT_PREFIX[kind], padding: DEFAULT_PADDING, nextNumber: 1, overrideNumber: null };
 }
 
-/** Which of these formatted numbers some document of the kind already has (deleted ones included). */
-async function takenAmong(ctx: RequestContext, kind: NumberedKind, numbers: string[]): Promise<Set<string>> {
+function documents(kind: NumberedKind): { table: string; column: string } {
   const where = registry.get(kind);
-  if (!where || !numbers.length) return new Set();
-  const rows = await exec<{ n: string }>(
-    ctx,
-    `select ${where.column} as n from ${where.table} where company_uuid = ? and ${where.column} in (?)`,
-    [ctx.company.uuid, numbers],
-  );
-  return new Set(rows.map((r) => r.n));
+  if (!where) throw new Error(`numbered kind ${kind} is not registered`);
+  return where;
 }
 
-/** The first number ≥ `from` whose formatted string is free, checked in windows of 50. */
-async function firstFree(ctx: RequestContext, kind: NumberedKind, s: Settings, from: number): Promise<number> {
-  for (let start = from; ; start += 50) {
-    const candidates = Array.from({ length: 50 }, (_, i) => start + i);
-    const taken = await takenAmong(ctx, kind, candidates.map((n) => formatNumber(s.prefix, s.padding, n)));
-    const free = candidates.find((n) => !taken.has(formatNumber(s.prefix, s.padding, n)));
-    if (free !== undefined) return free;
-  }
+/** Whether some document of the kind already has this formatted number (deleted ones included). */
+async function isTaken(ctx: RequestContext, kind: NumberedKind, formatted: string): Promise<boolean> {
+  const { table, column } = documents(kind);
+  const [row] = await exec<{ taken: boolean }>(ctx, `select numbering_taken(?, ?, ?, ?) as taken`, [ctx.company.uuid, table, column, formatted]);
+  return row.taken;
 }
 
-/** The formatted number the next document of the kind will get, given settings. */
+/**
+ * The formatted number the next document of the kind will get, given settings: the override
+ * unless taken, else the first free number from the counter. The same SQL function
+ * (`numbering_next`, migration 0007) as assignment uses, so the two cannot disagree.
+ */
 async function nextFormatted(ctx: RequestContext, kind: NumberedKind, s: Settings): Promise<string> {
-  if (s.overrideNumber !== null) {
-    const o = formatNumber(s.prefix, s.padding, s.overrideNumber);
-    if (!(await takenAmong(ctx, kind, [o])).size) return o;
-  }
-  return formatNumber(s.prefix, s.padding, await firstFree(ctx, kind, s, s.nextNumber));
+  const { table, column } = documents(kind);
+  const [row] = await exec<{ number: string }>(ctx, `select numbering_next(?, ?, ?, ?, ?, ?, ?) as number`, [
+    ctx.company.uuid,
+    table,
+    column,
+    s.prefix,
+    s.padding,
+    s.nextNumber,
+    s.overrideNumber,
+  ]);
+  return row.number;
 }
 
 async function view(ctx: RequestContext, kind: NumberedKind, s: Settings): Promise<NumberingKindSettings> {
@@ -124,20 +127,25 @@ export const numberingService = {
    * whose `em` is the transaction's: `ctx.em.transactional((em) => numberingService.assign({ ...ctx, em }, 'invoice'))`.
    * The pending override wins (and is cleared) unless it has been taken meanwhile; else the
    * counter, skipping numbers already taken, and the counter moves past the number given.
+   * The settings row stays locked from here to commit: take the number last.
    */
   async assign(ctx: RequestContext, kind: NumberedKind): Promise<string> {
     if (!ctx.em.getTransactionContext()) throw new Error('numberingService.assign must run inside a transaction');
-    await ensureRows(ctx, [kind]);
-    const s = await readSettings(ctx, kind, true);
-    if (s.overrideNumber !== null) {
-      const o = formatNumber(s.prefix, s.padding, s.overrideNumber);
-      // The override is one-time: cleared whether used or (taken meanwhile) dropped.
-      await exec(ctx, `update numbering_settings set override_number = null, updated_at = now() where company_uuid = ? and kind = ?`, [ctx.company.uuid, kind]);
-      if (!(await takenAmong(ctx, kind, [o])).size) return o;
-    }
-    const n = await firstFree(ctx, kind, s, s.nextNumber);
-    await exec(ctx, `update numbering_settings set next_number = ?, updated_at = now() where company_uuid = ? and kind = ?`, [n + 1, ctx.company.uuid, kind]);
-    return formatNumber(s.prefix, s.padding, n);
+    const { sql, params } = this.assignSql(ctx, kind);
+    const [row] = await exec<{ number: string }>(ctx, `select ${sql} as number`, params);
+    return row.number;
+  },
+
+  /**
+   * `assign` as an SQL expression, for the statement that inserts the document itself: the number
+   * and the document then commit (or fail) together, and the settings row is locked only while
+   * that statement runs (autocommit) or until its transaction ends.
+   */
+  assignSql(ctx: RequestContext, kind: NumberedKind): { sql: string; params: unknown[] } {
+    // One function call (migration 0007): lock or create the settings row, the override or the
+    // first free number from the counter, the counter moved past it.
+    const { table, column } = documents(kind);
+    return { sql: 'numbering_assign(?, ?, ?, ?, ?, ?)', params: [ctx.company.uuid, kind, table, column, DEFAULT_PREFIX[kind], DEFAULT_PADDING] };
   },
 
   async get(ctx: RequestContext): Promise<NumberingSettings> {
@@ -160,7 +168,7 @@ export const numberingService = {
         const o = input[kind]?.overrideNumber;
         if (o !== undefined && o !== null) {
           const formatted = formatNumber(s.prefix, s.padding, o);
-          if ((await takenAmong(tx, kind, [formatted])).size) {
+          if (await isTaken(tx, kind, formatted)) {
             details.push({ field: `${kind}.overrideNumber`, message: `${kind}.overrideNumber ${formatted} is already taken by another ${kind}` });
           }
         }
