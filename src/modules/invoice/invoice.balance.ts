@@ -14,12 +14,15 @@ function exec<T>(tx: RequestContext, sql: string, params: unknown[]): Promise<T[
   return tx.em.getConnection().execute(sql, params, 'all', tx.em.getTransactionContext()) as Promise<T[]>;
 }
 
+// Row locks take the row itself and nothing else: the company is a condition (no tenant filter,
+// whose joins would lock the customer row as well, FOR UPDATE OF both, and so deadlock with an
+// invoice insert that needs that row for its foreign key while holding its job).
+const ROW_LOCK = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, filters: false } as const;
+
 /** SELECT … FOR UPDATE of the company's invoice (deleted ones too: their payments still change). */
 export async function lockInvoice(tx: RequestContext, uuid: string, field = 'invoiceUuid'): Promise<Invoice> {
   if (!tx.em.getTransactionContext()) throw new Error('lockInvoice must run inside a transaction');
-  const found = isUuid(uuid)
-    ? await tx.em.findOne(Invoice, { uuid: uuid.toLowerCase(), company: tx.company }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-    : null;
+  const found = isUuid(uuid) ? await tx.em.findOne(Invoice, { uuid: uuid.toLowerCase(), company: tx.company }, ROW_LOCK) : null;
   if (!found) throw AppError.field(field, 'does not match any invoice of this company');
   return found;
 }
@@ -59,6 +62,10 @@ export async function syncInvoice(tx: RequestContext, invoice: Invoice): Promise
 export async function syncJobPaidAt(tx: RequestContext, jobUuid: string | null): Promise<void> {
   if (!jobUuid) return;
   await tx.em.flush();
+  // The job row first, then the count: changes to invoices of one job (an invoice create locks
+  // the job too) take their turns, and each counts the invoices the others committed.
+  const job = await tx.em.findOne(Job, { uuid: jobUuid, company: tx.company }, ROW_LOCK);
+  if (!job) return;
   const [row] = await exec<{ total: string; paid: string }>(
     tx,
     `select count(*) as total, count(*) filter (where status = 'Paid') as paid from invoices
@@ -66,8 +73,6 @@ export async function syncJobPaidAt(tx: RequestContext, jobUuid: string | null):
     [jobUuid, tx.company.uuid],
   );
   const allPaid = Number(row.total) > 0 && row.total === row.paid;
-  const job = await tx.em.findOne(Job, { uuid: jobUuid, company: tx.company }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  if (!job) return;
   if (allPaid) job.paidAt ??= new Date();
   else job.paidAt = null;
   await tx.em.flush();
