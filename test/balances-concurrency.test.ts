@@ -5,7 +5,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { initOrm, Orm } from '../src/db/orm';
 import { createTenant, rest, Tenant, useTestApp } from './helpers/app';
-import { makeInvoice } from './helpers/billing';
+import { makeCustomer, makeInvoice, makeJob } from './helpers/billing';
 
 // 50 concurrent payments on one invoice, sent through several app instances, each with its own
 // ORM and connection pool on this worker's database: real separate connections, real contention.
@@ -34,18 +34,26 @@ afterAll(async () => {
   apps = [];
 });
 
+/** Row locks a `burst` can hold: an invoice's row, or a company's invoice numbering row. */
+const invoiceRow = (uuid: string) => ({ sql: 'select 1 from invoices where uuid = $1 for update', params: [uuid] });
+const invoiceNumberingRow = (companyUuid: string) => ({
+  sql: `select 1 from numbering_settings where company_uuid = $1 and kind = 'invoice' for update`,
+  params: [companyUuid],
+});
+
 /**
  * Runs the requests at once across the apps. With `hold`, a separate connection first locks that
- * invoice row and lets go only once several requests are queued behind it: real contention,
- * observed rather than hoped for (no timing involved).
+ * row and lets go only once several requests are queued behind it: real contention, observed
+ * rather than hoped for (no timing involved).
  */
-async function burst<T>(fns: Array<(app: Express) => Promise<T>>, hold?: string): Promise<{ results: T[]; queued: number }> {
+async function burst<T>(fns: Array<(app: Express) => Promise<T>>, hold?: { sql: string; params: unknown[] }): Promise<{ results: T[]; queued: number }> {
   let queued = 0;
   const holder = hold ? new Client({ connectionString: t.url }) : null;
   if (holder) {
     await holder.connect();
     await holder.query('begin');
-    await holder.query('select 1 from invoices where uuid = $1 for update', [hold]);
+    const { rowCount } = await holder.query(hold!.sql, hold!.params);
+    if (rowCount !== 1) throw new Error('nothing to hold');
   }
   const running = Promise.all(fns.map((fn, i) => fn(apps[i % apps.length].app)));
   if (holder) {
@@ -69,6 +77,17 @@ const payVia = (tenant: Tenant, invoiceUuid: string, amount: number) => (app: Ex
     .set('Authorization', `Bearer ${tenant.key}`)
     .send({ invoice_uuid: invoiceUuid, payment_type: 'credit_card', amount, payment_date: '2026-11-21' });
 
+const createVia = (tenant: Tenant, job: { uuid: string; customer_uuid: string }, extra: object = {}) => (app: Express) =>
+  request(app)
+    .post('/api/v1/invoices')
+    .set('Authorization', `Bearer ${tenant.key}`)
+    .send({ job_uuid: job.uuid, customer_uuid: job.customer_uuid, due_date: '2099-12-31', line_items: [{ unit_price: 40 }], ...extra });
+
+async function jobRow(jobUuid: string) {
+  const { rows } = await probe.query(`select status, invoiced_at, paid_at from jobs where uuid = $1`, [jobUuid]);
+  return rows[0] as { status: string; invoiced_at: Date | null; paid_at: Date | null };
+}
+
 async function ledger(invoiceUuid: string) {
   const { rows } = await probe.query(
     `select i.total_amount, i.paid_amount, i.balance_amount, i.status,
@@ -83,7 +102,7 @@ describe('balances under concurrency', () => {
   it('50 concurrent payments that together overpay: the invoice never passes its total', async () => {
     const a = await createTenant(t);
     const inv = await makeInvoice(t, a); // total 100.00
-    const { results, queued } = await burst(Array.from({ length: 50 }, () => payVia(a, inv.uuid, 3)), inv.uuid);
+    const { results, queued } = await burst(Array.from({ length: 50 }, () => payVia(a, inv.uuid, 3)), invoiceRow(inv.uuid));
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 400);
     expect(ok).toHaveLength(33);
@@ -122,5 +141,50 @@ describe('balances under concurrency', () => {
     expect(l.paid_amount).toBe(l.completed_sum);
     expect(Number(l.paid_amount)).toBeLessThanOrEqual(500);
     expect(Number(l.balance_amount)).toBe(Number(l.total_amount) - Number(l.paid_amount));
+  });
+});
+
+describe('invoice creates under concurrency', () => {
+  it('creates in one company with an override pending: the override given once, the counter without gaps', async () => {
+    const a = await createTenant(t);
+    for (let i = 0; i < 3; i++) await makeInvoice(t, a); // INV-0001 … INV-0003
+    const jobs = [];
+    for (let i = 0; i < 30; i++) jobs.push(await makeJob(t, a));
+    expect((await rest(t, a).put('/numbering', { invoice: { override_number: 10 } })).status).toBe(200);
+    // A create that fails (another company's customer) uses no number.
+    const stranger = await makeCustomer(t, await createTenant(t));
+    const fns = jobs.map((job) => createVia(a, job));
+    fns.splice(15, 0, createVia(a, { uuid: jobs[0].uuid, customer_uuid: stranger.uuid }));
+    const { results, queued } = await burst(fns, invoiceNumberingRow(a.companyUuid));
+    expect(queued).toBeGreaterThanOrEqual(5);
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(30).fill(200), 400]);
+    // 4 … 33: the override (10) once, the counter's numbers around it.
+    const numbers = results.filter((r) => r.status === 200).map((r) => r.body.data.invoice_number).sort();
+    expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => `INV-${String(i + 4).padStart(4, '0')}`));
+    expect((await rest(t, a).get('/numbering')).body.data.invoice).toMatchObject({ next_number: 34, next_number_formatted: 'INV-0034', has_override: false });
+    for (const job of jobs) expect((await jobRow(job.uuid)).status).toBe('Invoiced');
+  });
+
+  it('creates on one job at once: all succeed, the job Invoiced once', async () => {
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const { results } = await burst(Array.from({ length: 12 }, () => createVia(a, job)));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
+    expect(new Set(results.map((r) => r.body.data.invoice_number)).size).toBe(12);
+    const row = await jobRow(job.uuid);
+    expect(row.status).toBe('Invoiced');
+    expect(results.every((r) => r.body.data.job.status === 'Invoiced')).toBe(true);
+    expect(row.invoiced_at).not.toBeNull();
+  });
+
+  it("a create racing the payment that settles the job's other invoice: the job ends without paid_at", async () => {
+    const a = await createTenant(t);
+    const firsts = [];
+    for (let i = 0; i < 8; i++) firsts.push(await makeInvoice(t, a)); // $100 each, one job each
+    const fns = firsts.flatMap((inv) => [payVia(a, inv.uuid, 100), createVia(a, { uuid: inv.job_uuid, customer_uuid: inv.customer_uuid })]);
+    const { results } = await burst(fns);
+    expect(results.map((r) => r.status)).toEqual(Array(16).fill(200));
+    // Whichever went first, the job has a Pending invoice: no paid_at.
+    for (const inv of firsts) expect((await jobRow(inv.job_uuid)).paid_at).toBeNull();
   });
 });

@@ -151,6 +151,30 @@ describe('REST invoices', () => {
     expect((await rest(t, a).put(`/invoices/${paidDraft.uuid}`, { status: 'Paid' })).body.data).toMatchObject({ status: 'Paid', paid_amount: 100 });
   });
 
+  it("a new invoice takes its job's paid_at away, with a total of 0 too; a draft leaves it", async () => {
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const first = await makeInvoice(t, a, { job_uuid: job.uuid });
+    await pay(t, a, first.uuid, 100);
+    const paidAt = (await rest(t, a).get(`/jobs/${job.uuid}`)).body.data.paid_at;
+    expect(paidAt).not.toBeNull();
+    // A draft does not count: the job stays paid.
+    await makeInvoice(t, a, { job_uuid: job.uuid, status: 'Draft' });
+    expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data).toMatchObject({ status: 'Invoiced', paid_at: paidAt });
+    // A total of 0 is not 'Paid' (DECISIONS §8): the job is no longer all paid.
+    const zero = await makeInvoice(t, a, { job_uuid: job.uuid, line_items: [{ unit_price: 0 }] });
+    expect(zero).toMatchObject({ total_amount: 0, balance_amount: 0, status: 'Pending', job: { uuid: job.uuid, status: 'Invoiced' } });
+    expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data).toMatchObject({ status: 'Invoiced', paid_at: null });
+    // Marked 'Paid' by hand, it counts as paid: the job is paid again.
+    await rest(t, a).put(`/invoices/${zero.uuid}`, { status: 'Paid' });
+    expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data.paid_at).not.toBeNull();
+    // A Complete job keeps its status and loses paid_at all the same.
+    const done = await makeJob(t, a, { status: 'Complete' });
+    await pay(t, a, (await makeInvoice(t, a, { job_uuid: done.uuid })).uuid, 100);
+    await makeInvoice(t, a, { job_uuid: done.uuid });
+    expect((await rest(t, a).get(`/jobs/${done.uuid}`)).body.data).toMatchObject({ status: 'Complete', paid_at: null, invoiced_at: null });
+  });
+
   it('updates partially and recomputes; total below paid is refused', async () => {
     const a = await createTenant(t);
     const inv = await makeInvoice(t, a, { line_items: [{ unit_price: 100, tax_rate: 10 }] });

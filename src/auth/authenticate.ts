@@ -1,10 +1,11 @@
 import type { Request } from 'express';
-import { MetadataStorage, ReferenceKind } from '@mikro-orm/core';
+import type { MetadataStorage } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
 import { TENANT_FILTER } from '../core/base.entity';
 import type { RequestContext } from '../core/context';
+import { aliasedColumns, mappedColumns, recordOf } from '../core/entity-sql';
 import { Loaders } from '../graphql/loaders';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
@@ -36,14 +37,9 @@ async function findKey(em: EntityManager, keyHash: string): Promise<ApiKey | nul
   const q = keyQuery(em.getMetadata());
   const [row] = await em.getConnection().execute<Record<string, unknown>[]>(q.sql, [keyHash], 'all', em.getTransactionContext());
   if (!row) return null;
-  const part = (prefix: string, columns: string[]) => {
-    const out: Record<string, unknown> = {};
-    for (const c of columns) out[c] = row[prefix + c];
-    return out;
-  };
   // Company and user first, so that the key's references resolve to them through the identity map.
-  em.map(Company, part('c1__', q.companyColumns));
-  em.map(User, part('u2__', q.userColumns));
+  em.map(Company, recordOf(row, 'c1', q.companyColumns));
+  em.map(User, recordOf(row, 'u2', q.userColumns));
   return em.map(ApiKey, row);
 }
 
@@ -52,18 +48,9 @@ const keyQueries = new WeakMap<object, { sql: string; companyColumns: string[]; 
 function keyQuery(metadata: MetadataStorage) {
   let q = keyQueries.get(metadata);
   if (!q) {
-    const columns = (cls: Function) =>
-      metadata
-        .get(cls.name)
-        .props.filter((p) => p.fieldNames && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE))
-        .flatMap((p) => p.fieldNames);
-    const companyColumns = columns(Company);
-    const userColumns = columns(User);
-    const select = [
-      '"a0".*',
-      ...companyColumns.map((c) => `"c1"."${c}" as "c1__${c}"`),
-      ...userColumns.map((c) => `"u2"."${c}" as "u2__${c}"`),
-    ].join(', ');
+    const companyColumns = mappedColumns(metadata, Company);
+    const userColumns = mappedColumns(metadata, User);
+    const select = ['"a0".*', ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
     const key = metadata.get(ApiKey.name);
     const [company, user] = [key.properties.company, key.properties.user];
     const pk = (cls: Function) => metadata.get(cls.name).properties[metadata.get(cls.name).primaryKeys[0]].fieldNames[0];

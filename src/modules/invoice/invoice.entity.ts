@@ -24,10 +24,16 @@ export enum InvoiceType {
 }
 registerEnumType(InvoiceType, { name: 'InvoiceType' });
 
-/** "Today" in the company timezone (primary location's, else America/New_York), as SQL (DECISIONS §4). */
-export const companyTodaySql = (invoiceAlias: string) =>
-  `(now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = ${invoiceAlias}.company_uuid
+/**
+ * "Today" in the company timezone (primary location's, else America/New_York), as SQL (DECISIONS §4),
+ * for the company whose uuid the SQL expression `companyUuid` gives.
+ */
+export const companyTodaySqlOf = (companyUuid: string) =>
+  `(now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = ${companyUuid}
      and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date`;
+
+/** The company's "today" of the invoice row under `invoiceAlias`. */
+export const companyTodaySql = (invoiceAlias: string) => companyTodaySqlOf(`${invoiceAlias}.company_uuid`);
 
 /** A stored line item as both surfaces show it: with its computed line total and tax. */
 @ObjectType('InvoiceLineItem')

@@ -1,17 +1,20 @@
+import type { MetadataStorage } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { companyToday } from '../../core/company-time';
 import { canonicalJson } from '../../core/idempotency';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
 import { centsToDecimal, fromCents, toCents } from '../../core/money';
+import { aliasedColumns, insertParts, mappedColumns, recordOf } from '../../core/entity-sql';
+import { isUuid } from '../../core/values';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job, JobStatus } from '../job/job.entity';
-import { setJobStatus } from '../job/job.service';
+import { setJobStatus, statusChange } from '../job/job.service';
 import { Location } from '../location/location.entity';
 import { registerNumberedKind, numberingService } from '../numbering/numbering.service';
 import { completedSum, lockInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
-import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { companyTodaySql, companyTodaySqlOf, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { recordMarkedPaid } from './marked-paid';
@@ -27,6 +30,9 @@ const refs: RefSpec[] = [
 ];
 // Copied by hand: amounts go through the totals function, status through its rules.
 const SPECIAL = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount', 'status', 'progressPercentage'];
+// On create, the job and customer come from loadParties.
+const OTHER_REFS = refs.filter((r) => r.field !== 'jobUuid' && r.field !== 'customerUuid');
+const SPECIAL_AND_PARTIES = [...SPECIAL, 'jobUuid', 'customerUuid'];
 const cents = (v: number | null | undefined) => (v === undefined || v === null ? v : toCents(v));
 const AMOUNT_FIELDS = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount'] as const;
 
@@ -96,10 +102,137 @@ async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void>
   checkDates(invoice.issueDate, invoice.dueDate);
 }
 
+const partiesQueries = new WeakMap<object, { sql: string; jobColumns: string[]; customerColumns: string[] }>();
+
+/** The statement of loadParties, written once from the metadata. */
+function partiesQuery(metadata: MetadataStorage) {
+  let q = partiesQueries.get(metadata);
+  if (!q) {
+    const jobColumns = mappedColumns(metadata, Job);
+    const customerColumns = mappedColumns(metadata, Customer);
+    const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySqlOf('"j"."company_uuid"')}::text as "company_today"`];
+    const sql =
+      `select ${select.join(', ')} from "${metadata.get(Job.name).tableName}" as "j" ` +
+      `left join "${metadata.get(Customer.name).tableName}" as "c" on "c"."uuid" = ? and "c"."company_uuid" = "j"."company_uuid" and "c"."deleted_at" is null ` +
+      `where "j"."uuid" = ? and "j"."company_uuid" = ? and "j"."deleted_at" is null`;
+    q = { sql, jobColumns, customerColumns };
+    partiesQueries.set(metadata, q);
+  }
+  return q;
+}
+
+/**
+ * What a create needs besides the body, in one statement: the job, the customer sent, and the
+ * company's today as invoices read it (companyTodaySql). Both records must be the company's and
+ * not deleted, as resolveRef requires; null when one is not (the caller then resolves them one by
+ * one). They become managed entities, as em.find would make them.
+ */
+async function loadParties(tx: RequestContext, jobUuid: string, customerUuid: string): Promise<{ job: Job; customer: Customer; today: string } | null> {
+  if (!isUuid(jobUuid) || !isUuid(customerUuid)) return null;
+  const q = partiesQuery(tx.em.getMetadata());
+  const [row] = await tx.em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.company.uuid], 'all', tx.em.getTransactionContext());
+  if (!row || row.c__uuid === null) return null;
+  // The customer first, so that the job's reference to it resolves to it through the identity map.
+  const customer = tx.em.map(Customer, recordOf(row, 'c', q.customerColumns));
+  const job = tx.em.map(Job, recordOf(row, 'j', q.jobColumns));
+  return { job, customer, today: row.company_today as string };
+}
+
 /** Only 'Pending' (the default) or 'Draft' on create; preview checks the create body alike. */
 function createStatus(status: InvoiceStatus | undefined): InvoiceStatus {
   if (status !== undefined && status !== InvoiceStatus.PENDING && status !== InvoiceStatus.DRAFT) throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
   return status ?? InvoiceStatus.PENDING;
+}
+
+/** A new invoice, read and checked, not yet written: its references, dates, amounts and status. */
+async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: InvoiceStatus): Promise<Invoice> {
+  const invoice = new Invoice();
+  invoice.company = ctx.company;
+  const parties = await loadParties(ctx, input.jobUuid, input.customerUuid);
+  if (parties) {
+    invoice.job = parties.job;
+    invoice.customer = parties.customer;
+    invoice.companyToday = parties.today;
+  }
+  // Without them (a job or customer not the company's), the references are resolved one by one,
+  // which names the field at fault.
+  await applyInput(ctx, invoice, input, parties ? OTHER_REFS : refs, parties ? SPECIAL_AND_PARTIES : SPECIAL);
+  invoice.companyToday ??= await companyToday(ctx);
+  invoice.issueDate ??= invoice.companyToday;
+  await checkParties(ctx, invoice);
+  invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, null);
+  const lines = linesIn(input.lineItems);
+  const t = computeTotals({
+    lineItems: lines,
+    subtotalCents: cents(input.subtotal),
+    taxCents: cents(input.taxAmount),
+    discountCents: cents(input.discountAmount),
+    jobAmountCents: jobAmount(invoice.job),
+    progressPercentage: invoice.progressPercentage,
+  });
+  checkSentLines(input.lineItems, t);
+  applyTotals(invoice, t, !!lines?.length);
+  invoice.storedStatus = status;
+  settle(invoice, 0);
+  return invoice;
+}
+
+/**
+ * What a new invoice changes on its job; nothing for a draft, which does not count (DECISIONS §8).
+ * The job becomes 'Invoiced' unless it is 'Complete' (setJobStatus's side effects), and it has no
+ * paid_at: a new invoice has no payments, so it is not 'Paid', even with a total of 0.
+ */
+function jobChange(job: Job, invoice: Invoice): Partial<Job> {
+  if (invoice.storedStatus === InvoiceStatus.DRAFT) return {};
+  const change: Partial<Job> = job.status === JobStatus.COMPLETE ? {} : statusChange(job, JobStatus.INVOICED);
+  change.paidAt = null;
+  const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b);
+  for (const key of Object.keys(change) as Array<keyof Job>) if (same(change[key], job[key])) delete change[key];
+  return change;
+}
+
+/** Job columns a create may change (jobChange), by property. */
+const JOB_COLUMNS: Partial<Record<keyof Job, string>> = {
+  status: 'status',
+  startedAt: 'started_at',
+  completedAt: 'completed_at',
+  invoicedAt: 'invoiced_at',
+  paidAt: 'paid_at',
+  updatedAt: 'updated_at',
+};
+
+/**
+ * Writes a new invoice in one statement, with its job's changes (jobChange), so that neither
+ * happens without the other. The job row, as it was read (same updated_at), is updated, or only
+ * locked when nothing changes; the invoice is inserted with its number assigned in the same
+ * statement (numbering_assign, after the job). The company's numbering row is thus locked only
+ * while this statement runs and commits, and a failed create uses no number. The job row lock
+ * keeps paid_at right: a payment on another invoice of the job locks it before it counts
+ * (syncJobPaidAt). Returns false, having written nothing, when the job changed since it was read.
+ */
+async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<boolean> {
+  const em = ctx.em;
+  const job = invoice.job!; // required on create
+  const change = jobChange(job, invoice);
+  const changed = Object.keys(change).length > 0;
+  if (changed) change.updatedAt = new Date();
+  const sets = (Object.keys(change) as Array<keyof Job>).map((key) => `"${JOB_COLUMNS[key]}" = ?`);
+  const asRead = `"uuid" = ? and "company_uuid" = ? and "updated_at" = ?`;
+  const jobSql = changed ? `update "jobs" set ${sets.join(', ')} where ${asRead} returning 1` : `select 1 from "jobs" where ${asRead} for update`;
+  const row = insertParts(em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
+  const sql = `with "job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job" returning "invoice_number"`;
+  const params = [...Object.values(change), job.uuid, ctx.company.uuid, job.updatedAt, ...row.params];
+  const [written] = await em.getConnection().execute<{ invoice_number: string }[]>(sql, params, 'all', em.getTransactionContext());
+  if (!written) return false;
+  invoice.invoiceNumber = written.invoice_number;
+  if (changed) {
+    // The job entity as the statement left it, and clean: no flush writes it again.
+    Object.assign(job, change);
+    em.getUnitOfWork().merge(job);
+  }
+  return true;
 }
 
 /** A job being invoiced becomes 'Invoiced' (sets invoiced_at) unless it is already 'Complete'. */
@@ -163,36 +296,13 @@ export const invoiceService = {
 
   async create(ctx: RequestContext, input: InvoiceCreateInput) {
     const status = createStatus(input.status);
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
-      const invoice = new Invoice();
-      invoice.company = ctx.company;
-      await applyInput(tx, invoice, input, refs, SPECIAL);
-      invoice.companyToday = await companyToday(tx);
-      invoice.issueDate ??= invoice.companyToday;
-      await checkParties(tx, invoice);
-      invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, null);
-      const lines = linesIn(input.lineItems);
-      const t = computeTotals({
-        lineItems: lines,
-        subtotalCents: cents(input.subtotal),
-        taxCents: cents(input.taxAmount),
-        discountCents: cents(input.discountAmount),
-        jobAmountCents: jobAmount(invoice.job),
-        progressPercentage: invoice.progressPercentage,
-      });
-      checkSentLines(input.lineItems, t);
-      applyTotals(invoice, t, !!lines?.length);
-      invoice.storedStatus = status;
-      settle(invoice, 0);
-      // Inside the transaction: the settings row stays locked until commit; a failed create uses no number.
-      invoice.invoiceNumber = await numberingService.assign(tx, 'invoice');
-      if (status !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
-      em.persist(invoice);
-      await em.flush();
-      await syncJobPaidAt(tx, invoice.jobUuid);
-      return invoice;
-    });
+    // Everything is read and checked first; then one statement writes (writeNew). A job changed in
+    // between makes that statement write nothing, and the create starts over from the job as it is.
+    for (let attempt = 1; ; attempt++) {
+      const invoice = await buildNew(ctx, input, status);
+      if (await writeNew(ctx, invoice)) return invoice;
+      if (attempt === 3) throw new Error('invoice create: its job changed at every attempt');
+    }
   },
 
   async update(ctx: RequestContext, uuid: string, input: InvoiceUpdateInput) {

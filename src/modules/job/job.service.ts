@@ -19,16 +19,25 @@ const refs: RefSpec[] = [
 // Copied by hand: money arrives in dollars, scheduled_date may be a timestamp.
 const SPECIAL = ['estimatedAmount', 'actualAmount', 'scheduledDate', 'status'];
 
+export type JobStatusFields = Pick<Job, 'status' | 'startedAt' | 'completedAt' | 'invoicedAt'>;
+
 /**
- * Sets a job's status with its side effects (DECISIONS §7): 'In Progress' sets started_at,
+ * A job's status with its side effects (DECISIONS §7): 'In Progress' sets started_at,
  * 'Complete' completed_at, 'Invoiced' invoiced_at, each only while still null. Any status may
- * follow any other. Invoices call this too.
+ * follow any other. Returns the fields as they become, without changing the job.
  */
+export function statusChange(job: JobStatusFields, status: JobStatus, now = new Date()): JobStatusFields {
+  return {
+    status,
+    startedAt: status === JobStatus.IN_PROGRESS ? (job.startedAt ?? now) : job.startedAt,
+    completedAt: status === JobStatus.COMPLETE ? (job.completedAt ?? now) : job.completedAt,
+    invoicedAt: status === JobStatus.INVOICED ? (job.invoicedAt ?? now) : job.invoicedAt,
+  };
+}
+
+/** Sets a job's status with its side effects (statusChange). Invoices call this too. */
 export function setJobStatus(job: Job, status: JobStatus, now = new Date()): void {
-  job.status = status;
-  if (status === JobStatus.IN_PROGRESS) job.startedAt ??= now;
-  if (status === JobStatus.COMPLETE) job.completedAt ??= now;
-  if (status === JobStatus.INVOICED) job.invoicedAt ??= now;
+  Object.assign(job, statusChange(job, status, now));
 }
 
 async function applyJobInput(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {

@@ -1,0 +1,69 @@
+import { EntityMetadata, EntityProperty, helper, MetadataStorage, ReferenceKind } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+// Statements written by hand from MikroORM's metadata, where the query builder or a flush would
+// build the same SQL on every request, or cannot: joins that load several entities at once (their
+// rows become managed entities with em.map, as em.find would make them), and an insert that is part
+// of a larger statement or has a column computed by the database.
+
+const isColumn = (p: EntityProperty) =>
+  p.fieldNames?.length === 1 && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE);
+
+/** The columns em.map reads for an entity: its scalars and many-to-one keys (no formulas). */
+export function mappedColumns(metadata: MetadataStorage, cls: Function): string[] {
+  return metadata.get(cls.name).props.filter(isColumn).map((p) => p.fieldNames[0]);
+}
+
+/** Select-list entries for the columns of a table alias, renamed after it: `"c1"."uuid" as "c1__uuid"`. */
+export function aliasedColumns(alias: string, columns: string[]): string[] {
+  return columns.map((c) => `"${alias}"."${c}" as "${alias}__${c}"`);
+}
+
+/** The record of a table alias in a joined row, under its own column names (for em.map). */
+export function recordOf(row: Record<string, unknown>, alias: string, columns: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of columns) out[c] = row[`${alias}__${c}`];
+  return out;
+}
+
+/** SQL computed by the database for one property of an insert, e.g. `numbering_assign(?, …)`. */
+export interface ColumnSql {
+  sql: string;
+  params: unknown[];
+}
+
+const insertShapes = new WeakMap<EntityMetadata, { columns: string; props: EntityProperty[] }>();
+
+/**
+ * The row a flush would insert for a new entity, as the parts of an INSERT written by hand: the
+ * column list, and the values (`?` each, with `params` in order) — every column; references as
+ * their keys; custom types such as MoneyType and JSON converted as MikroORM converts them. The
+ * properties in `computed` take the SQL given instead (a value the database decides).
+ */
+export function insertParts(em: EntityManager, entity: object, computed: Record<string, ColumnSql> = {}): { columns: string; values: string; params: unknown[] } {
+  const meta = helper(entity).__meta as EntityMetadata;
+  let shape = insertShapes.get(meta);
+  if (!shape) {
+    const props = meta.props.filter(isColumn);
+    shape = { columns: props.map((p) => `"${p.fieldNames[0]}"`).join(', '), props };
+    insertShapes.set(meta, shape);
+  }
+  const platform = em.getPlatform();
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const p of shape.props) {
+    const sql = computed[p.name];
+    const value = (entity as Record<string, unknown>)[p.name];
+    if (sql) {
+      values.push(sql.sql);
+      params.push(...sql.params);
+      continue;
+    }
+    values.push('?');
+    if (value === undefined || value === null) params.push(null);
+    else if (p.kind === ReferenceKind.MANY_TO_ONE) params.push(helper(value as object).getPrimaryKey());
+    else if (p.customType) params.push(p.customType.convertToDatabaseValue(value, platform, { key: p.name, mode: 'query-data' }));
+    else params.push(value);
+  }
+  return { columns: shape.columns, values: values.join(', '), params };
+}
