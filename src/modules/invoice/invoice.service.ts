@@ -1,23 +1,21 @@
-import type { MetadataStorage } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { companyToday } from '../../core/company-time';
 import { canonicalJson } from '../../core/idempotency';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
 import { centsToDecimal, fromCents, toCents } from '../../core/money';
-import { aliasedColumns, insertParts, mappedColumns, recordOf } from '../../core/entity-sql';
-import { isUuid } from '../../core/values';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job, JobStatus } from '../job/job.entity';
-import { setJobStatus, statusChange } from '../job/job.service';
+import { setJobStatus } from '../job/job.service';
 import { Location } from '../location/location.entity';
-import { registerNumberedKind, numberingService } from '../numbering/numbering.service';
+import { registerNumberedKind } from '../numbering/numbering.service';
 import { completedSum, lockInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
-import { companyTodaySql, companyTodaySqlOf, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { recordMarkedPaid } from './marked-paid';
+import { loadParties, writeNew } from './invoice.write';
 import { Payment } from '../payment/payment.entity';
 
 registerNumberedKind('invoice', { table: 'invoices', column: 'invoice_number' });
@@ -102,44 +100,6 @@ async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void>
   checkDates(invoice.issueDate, invoice.dueDate);
 }
 
-const partiesQueries = new WeakMap<object, { sql: string; jobColumns: string[]; customerColumns: string[] }>();
-
-/** The statement of loadParties, written once from the metadata. */
-function partiesQuery(metadata: MetadataStorage) {
-  let q = partiesQueries.get(metadata);
-  if (!q) {
-    const jobColumns = mappedColumns(metadata, Job);
-    const customerColumns = mappedColumns(metadata, Customer);
-    const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySqlOf('"j"."company_uuid"')}::text as "company_today"`];
-    const sql =
-      `select ${select.join(', ')} from "${metadata.get(Job.name).tableName}" as "j" ` +
-      `left join "${metadata.get(Customer.name).tableName}" as "c" on "c"."uuid" = ? and "c"."company_uuid" = "j"."company_uuid" and "c"."deleted_at" is null ` +
-      `where "j"."uuid" = ? and "j"."company_uuid" = ? and "j"."deleted_at" is null`;
-    q = { sql, jobColumns, customerColumns };
-    partiesQueries.set(metadata, q);
-  }
-  return q;
-}
-
-/**
- * What a create needs besides the body, in one statement: the job, the customer sent, and the
- * company's today as invoices read it (companyTodaySql). Both records must be the company's and
- * not deleted, as resolveRef requires; null when one is not (the caller then resolves them one by
- * one). They become managed entities, as em.find would make them.
- */
-async function loadParties(tx: RequestContext, jobUuid: string, customerUuid: string): Promise<{ job: Job; customer: Customer; today: string } | null> {
-  if (!isUuid(jobUuid) || !isUuid(customerUuid)) return null;
-  const q = partiesQuery(tx.em.getMetadata());
-  const [row] = await tx.em
-    .getConnection()
-    .execute<Record<string, unknown>[]>(q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.company.uuid], 'all', tx.em.getTransactionContext());
-  if (!row || row.c__uuid === null) return null;
-  // The customer first, so that the job's reference to it resolves to it through the identity map.
-  const customer = tx.em.map(Customer, recordOf(row, 'c', q.customerColumns));
-  const job = tx.em.map(Job, recordOf(row, 'j', q.jobColumns));
-  return { job, customer, today: row.company_today as string };
-}
-
 /** Only 'Pending' (the default) or 'Draft' on create; preview checks the create body alike. */
 function createStatus(status: InvoiceStatus | undefined): InvoiceStatus {
   if (status !== undefined && status !== InvoiceStatus.PENDING && status !== InvoiceStatus.DRAFT) throw AppError.field('status', "must be 'Pending' or 'Draft' on create");
@@ -177,62 +137,6 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   invoice.storedStatus = status;
   settle(invoice, 0);
   return invoice;
-}
-
-/**
- * What a new invoice changes on its job; nothing for a draft, which does not count (DECISIONS §8).
- * The job becomes 'Invoiced' unless it is 'Complete' (setJobStatus's side effects), and it has no
- * paid_at: a new invoice has no payments, so it is not 'Paid', even with a total of 0.
- */
-function jobChange(job: Job, invoice: Invoice): Partial<Job> {
-  if (invoice.storedStatus === InvoiceStatus.DRAFT) return {};
-  const change: Partial<Job> = job.status === JobStatus.COMPLETE ? {} : statusChange(job, JobStatus.INVOICED);
-  change.paidAt = null;
-  const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b);
-  for (const key of Object.keys(change) as Array<keyof Job>) if (same(change[key], job[key])) delete change[key];
-  return change;
-}
-
-/** Job columns a create may change (jobChange), by property. */
-const JOB_COLUMNS: Partial<Record<keyof Job, string>> = {
-  status: 'status',
-  startedAt: 'started_at',
-  completedAt: 'completed_at',
-  invoicedAt: 'invoiced_at',
-  paidAt: 'paid_at',
-  updatedAt: 'updated_at',
-};
-
-/**
- * Writes a new invoice in one statement, with its job's changes (jobChange), so that neither
- * happens without the other. The job row, as it was read (same updated_at), is updated, or only
- * locked when nothing changes; the invoice is inserted with its number assigned in the same
- * statement (numbering_assign, after the job). The company's numbering row is thus locked only
- * while this statement runs and commits, and a failed create uses no number. The job row lock
- * keeps paid_at right: a payment on another invoice of the job locks it before it counts
- * (syncJobPaidAt). Returns false, having written nothing, when the job changed since it was read.
- */
-async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<boolean> {
-  const em = ctx.em;
-  const job = invoice.job!; // required on create
-  const change = jobChange(job, invoice);
-  const changed = Object.keys(change).length > 0;
-  if (changed) change.updatedAt = new Date();
-  const sets = (Object.keys(change) as Array<keyof Job>).map((key) => `"${JOB_COLUMNS[key]}" = ?`);
-  const asRead = `"uuid" = ? and "company_uuid" = ? and "updated_at" = ?`;
-  const jobSql = changed ? `update "jobs" set ${sets.join(', ')} where ${asRead} returning 1` : `select 1 from "jobs" where ${asRead} for update`;
-  const row = insertParts(em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
-  const sql = `with "job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job" returning "invoice_number"`;
-  const params = [...Object.values(change), job.uuid, ctx.company.uuid, job.updatedAt, ...row.params];
-  const [written] = await em.getConnection().execute<{ invoice_number: string }[]>(sql, params, 'all', em.getTransactionContext());
-  if (!written) return false;
-  invoice.invoiceNumber = written.invoice_number;
-  if (changed) {
-    // The job entity as the statement left it, and clean: no flush writes it again.
-    Object.assign(job, change);
-    em.getUnitOfWork().merge(job);
-  }
-  return true;
 }
 
 /** A job being invoiced becomes 'Invoiced' (sets invoiced_at) unless it is already 'Complete'. */
