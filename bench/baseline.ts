@@ -106,8 +106,9 @@ function pageArgs(q: URLSearchParams): { page: number; limit: number } {
 
 const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, total_pages: Math.ceil(total / limit) });
 
-const SEARCH = `and ((e.first_name ilike $2 or e.last_name ilike $2 or (e.first_name || ' ' || e.last_name) ilike $2
-  or e.company_name ilike $2 or e.email ilike $2 or e.phone ilike $2 or e.uuid::text ilike $2`;
+// The customer fields as one text joined by U+001F (src/modules/customer/customer.service.ts).
+const SEARCH = `and (((e.first_name || E'\\x1f' || e.last_name || E'\\x1f' || e.first_name || ' ' || e.last_name || E'\\x1f' || coalesce(e.company_name, '')
+  || E'\\x1f' || coalesce(e.email, '') || E'\\x1f' || coalesce(e.phone, '') || E'\\x1f' || e.uuid::text) ilike $2`;
 
 async function customerList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);

@@ -5,6 +5,7 @@ import { Migration20261121000004_invoices } from './Migration20261121000004_invo
 import { Migration20261121000005_access } from './Migration20261121000005_access';
 import { Migration20261121000006_performance } from './Migration20261121000006_performance';
 import { Migration20261121000007_numbering } from './Migration20261121000007_numbering';
+import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -15,4 +16,5 @@ export const migrationsList = [
   { name: 'Migration20261121000005_access', class: Migration20261121000005_access },
   { name: 'Migration20261121000006_performance', class: Migration20261121000006_performance },
   { name: 'Migration20261121000007_numbering', class: Migration20261121000007_numbering },
+  { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
 ];

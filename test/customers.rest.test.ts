@@ -107,6 +107,13 @@ describe('REST customers', () => {
     expect(await names('search=alan%40enigma')).toEqual(['Alan']);
     expect(await names('search=%25')).toEqual([]);
     expect((await names('search=')).length).toBe(2);
+    // Each field matches on its own: no match spans two of them (last name + company name, or a
+    // term carrying the separator the search joins the fields with).
+    expect(await names('search=turingenigma')).toEqual([]);
+    expect(await names('search=g%1Fenigma')).toEqual([]);
+    expect(await names('search=ng%20e')).toEqual([]);
+    const ada = (await rest(t, a).get('/customers?search=ada')).body.data.customers[0];
+    expect(await names(`search=${ada.uuid.slice(9, 23).toUpperCase()}`)).toEqual(['Ada']);
   });
 
   it('keeps companies apart: invisible, unchangeable, unreferenceable', async () => {

@@ -4,6 +4,15 @@ import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
 
+// Customer search matches these fields (DECISIONS §3). As one text joined by U+001F, so that one
+// trigram index serves it and no match spans two fields (migration 0008, whose index expression
+// must stay identical to CUSTOMER_SEARCH_TEXT without the alias); a term containing U+001F itself
+// is matched field by field.
+const SEPARATOR = '\x1f';
+const CUSTOMER_SEARCH_FIELDS = ['e.first_name', 'e.last_name', `e.first_name || ' ' || e.last_name`, 'e.company_name', 'e.email', 'e.phone', 'e.uuid::text'];
+const CUSTOMER_SEARCH_TEXT = `(e.first_name || E'\\x1f' || e.last_name || E'\\x1f' || e.first_name || ' ' || e.last_name || E'\\x1f' || coalesce(e.company_name, '') || E'\\x1f' || coalesce(e.email, '') || E'\\x1f' || coalesce(e.phone, '') || E'\\x1f' || e.uuid::text)`;
+const PHONE_DIGITS = `regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g')`;
+
 const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'primaryServiceLocation', entity: Location, label: 'location' }];
 
 export const customerService = {
@@ -25,12 +34,9 @@ export const customerService = {
         const p = containsPattern(args.search);
         const digits = args.search.replace(/\D/g, '');
         // Names, "first last", company name, email, phone (digits alone too) and the uuid.
-        w.and(
-          `(e.first_name ilike ? or e.last_name ilike ? or (e.first_name || ' ' || e.last_name) ilike ?
-            or e.company_name ilike ? or e.email ilike ? or e.phone ilike ? or e.uuid::text ilike ?` +
-            (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like ?)` : ')'),
-          digits ? [p, p, p, p, p, p, p, `%${digits}%`] : [p, p, p, p, p, p, p],
-        );
+        const fields = args.search.includes(SEPARATOR) ? CUSTOMER_SEARCH_FIELDS.map((f) => `${f} ilike ?`).join(' or ') : `${CUSTOMER_SEARCH_TEXT} ilike ?`;
+        const params = args.search.includes(SEPARATOR) ? CUSTOMER_SEARCH_FIELDS.map(() => p) : [p];
+        w.and(fields + (digits ? ` or ${PHONE_DIGITS} like ?` : ''), digits ? [...params, `%${digits}%`] : params);
       }
     });
   },
