@@ -1,11 +1,10 @@
 import type { Request } from 'express';
-import type { MetadataStorage } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
 import { TENANT_FILTER } from '../core/base.entity';
 import type { RequestContext } from '../core/context';
-import { aliasedColumns, mappedColumns, recordOf } from '../core/entity-sql';
+import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../core/entity-sql';
 import { Loaders } from '../graphql/loaders';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
@@ -43,27 +42,21 @@ async function findKey(em: EntityManager, keyHash: string): Promise<ApiKey | nul
   return em.map(ApiKey, row);
 }
 
-const keyQueries = new WeakMap<object, { sql: string; companyColumns: string[]; userColumns: string[] }>();
-
-function keyQuery(metadata: MetadataStorage) {
-  let q = keyQueries.get(metadata);
-  if (!q) {
-    const companyColumns = mappedColumns(metadata, Company);
-    const userColumns = mappedColumns(metadata, User);
-    const select = ['"a0".*', ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
-    const key = metadata.get(ApiKey.name);
-    const [company, user] = [key.properties.company, key.properties.user];
-    const pk = (cls: Function) => metadata.get(cls.name).properties[metadata.get(cls.name).primaryKeys[0]].fieldNames[0];
-    const sql =
-      `select ${select} from "${key.tableName}" as "a0" ` +
-      `inner join "${metadata.get(Company.name).tableName}" as "c1" on "a0"."${company.fieldNames[0]}" = "c1"."${pk(Company)}" ` +
-      `inner join "${metadata.get(User.name).tableName}" as "u2" on "a0"."${user.fieldNames[0]}" = "u2"."${pk(User)}" ` +
-      `where "a0"."${key.properties.keyHash.fieldNames[0]}" = ? and "a0"."${key.properties.revokedAt.fieldNames[0]}" is null limit 1`;
-    q = { sql, companyColumns, userColumns };
-    keyQueries.set(metadata, q);
-  }
-  return q;
-}
+/** The statement of findKey, written once from the metadata. */
+const keyQuery = perMetadata((metadata) => {
+  const companyColumns = mappedColumns(metadata, Company);
+  const userColumns = mappedColumns(metadata, User);
+  const select = ['"a0".*', ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
+  const key = metadata.get(ApiKey.name);
+  const [company, user] = [key.properties.company, key.properties.user];
+  const pk = (cls: Function) => metadata.get(cls.name).properties[metadata.get(cls.name).primaryKeys[0]].fieldNames[0];
+  const sql =
+    `select ${select} from "${key.tableName}" as "a0" ` +
+    `inner join "${metadata.get(Company.name).tableName}" as "c1" on "a0"."${company.fieldNames[0]}" = "c1"."${pk(Company)}" ` +
+    `inner join "${metadata.get(User.name).tableName}" as "u2" on "a0"."${user.fieldNames[0]}" = "u2"."${pk(User)}" ` +
+    `where "a0"."${key.properties.keyHash.fieldNames[0]}" = ? and "a0"."${key.properties.revokedAt.fieldNames[0]}" is null limit 1`;
+  return { sql, companyColumns, userColumns };
+});
 
 /** The request context of a key, on an EntityManager fork of its own. */
 export function contextFor(em: EntityManager, key: ApiKey, requestId: string): RequestContext {

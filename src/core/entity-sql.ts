@@ -9,6 +9,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 const isColumn = (p: EntityProperty) =>
   p.fieldNames?.length === 1 && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE);
 
+/** A value built from the metadata once per ORM (a statement written from it), then reused. */
+export function perMetadata<T>(build: (metadata: MetadataStorage) => T): (metadata: MetadataStorage) => T {
+  const built = new WeakMap<MetadataStorage, T>();
+  return (metadata) => {
+    let value = built.get(metadata);
+    if (value === undefined) built.set(metadata, (value = build(metadata)));
+    return value;
+  };
+}
+
 /** The columns em.map reads for an entity: its scalars and many-to-one keys (no formulas). */
 export function mappedColumns(metadata: MetadataStorage, cls: Function): string[] {
   return metadata.get(cls.name).props.filter(isColumn).map((p) => p.fieldNames[0]);

@@ -1,6 +1,5 @@
-import type { MetadataStorage } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { aliasedColumns, insertParts, mappedColumns, recordOf } from '../../core/entity-sql';
+import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } from '../../core/entity-sql';
 import { isUuid } from '../../core/values';
 import { Customer } from '../customer/customer.entity';
 import { Job, JobStatus } from '../job/job.entity';
@@ -12,24 +11,17 @@ import { companyTodaySqlOf, Invoice, InvoiceStatus } from './invoice.entity';
 // reads what the create needs (loadParties), one writes the invoice with its job's changes and
 // its number (writeNew). Between them the service checks and prices the invoice.
 
-const partiesQueries = new WeakMap<object, { sql: string; jobColumns: string[]; customerColumns: string[] }>();
-
 /** The statement of loadParties, written once from the metadata. */
-function partiesQuery(metadata: MetadataStorage) {
-  let q = partiesQueries.get(metadata);
-  if (!q) {
-    const jobColumns = mappedColumns(metadata, Job);
-    const customerColumns = mappedColumns(metadata, Customer);
-    const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySqlOf('"j"."company_uuid"')}::text as "company_today"`];
-    const sql =
-      `select ${select.join(', ')} from "${metadata.get(Job.name).tableName}" as "j" ` +
-      `left join "${metadata.get(Customer.name).tableName}" as "c" on "c"."uuid" = ? and "c"."company_uuid" = "j"."company_uuid" and "c"."deleted_at" is null ` +
-      `where "j"."uuid" = ? and "j"."company_uuid" = ? and "j"."deleted_at" is null`;
-    q = { sql, jobColumns, customerColumns };
-    partiesQueries.set(metadata, q);
-  }
-  return q;
-}
+const partiesQuery = perMetadata((metadata) => {
+  const jobColumns = mappedColumns(metadata, Job);
+  const customerColumns = mappedColumns(metadata, Customer);
+  const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySqlOf('"j"."company_uuid"')}::text as "company_today"`];
+  const sql =
+    `select ${select.join(', ')} from "${metadata.get(Job.name).tableName}" as "j" ` +
+    `left join "${metadata.get(Customer.name).tableName}" as "c" on "c"."uuid" = ? and "c"."company_uuid" = "j"."company_uuid" and "c"."deleted_at" is null ` +
+    `where "j"."uuid" = ? and "j"."company_uuid" = ? and "j"."deleted_at" is null`;
+  return { sql, jobColumns, customerColumns };
+});
 
 /**
  * What a create needs besides the body, in one statement: the job, the customer sent, and the
