@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createTenant, rest, useTestApp } from './helpers/app';
 
 const t = useTestApp();
@@ -42,6 +43,41 @@ describe('REST locations', () => {
     const upd = await rest(t, a).put(`/locations/${two.uuid}`, { is_active: false, is_primary: false });
     expect(upd.body.data).toMatchObject({ is_active: false, is_primary: false });
     expect((await rest(t, a).delete(`/locations/${two.uuid}`)).status).toBe(200);
+  });
+
+  it('a delete and a make-primary of one location, racing, never leave a deleted primary', async () => {
+    const a = await createTenant(t);
+    await rest(t, a).post('/locations', { ...base, is_primary: true });
+    const probe = new Client({ connectionString: t.url });
+    await probe.connect();
+    try {
+      for (let round = 0; round < 4; round++) {
+        const x = (await rest(t, a).post('/locations', { ...base, name: `Racing ${round}` })).body.data;
+        // Both requests queue behind the company's primary-location lock, held here, and then run
+        // one after the other in either order; each must judge the other's committed result.
+        await probe.query('begin');
+        await probe.query(`select pg_advisory_xact_lock(hashtext('primary-location:' || $1))`, [a.companyUuid]);
+        const del = rest(t, a).delete(`/locations/${x.uuid}`).then((r) => r);
+        const put = rest(t, a).put(`/locations/${x.uuid}`, { is_primary: true }).then((r) => r);
+        for (let i = 0; i < 200; i++) {
+          const { rows } = await probe.query(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+          );
+          if (rows[0].n >= 2) break;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        await probe.query('commit');
+        const [d, p] = await Promise.all([del, put]);
+        // Delete first: the location is gone (404 for the update). Make-primary first: a primary cannot be deleted (400).
+        expect(['200/404', '400/200']).toContain(`${d.status}/${p.status}`);
+        const { rows } = await probe.query(`select is_primary, deleted_at from locations where uuid = $1`, [x.uuid]);
+        expect(rows[0].is_primary && rows[0].deleted_at !== null).toBe(false);
+        const primaries = await probe.query(`select count(*)::int as n from locations where company_uuid = $1 and is_primary and deleted_at is null`, [a.companyUuid]);
+        expect(primaries.rows[0].n).toBe(1);
+      }
+    } finally {
+      await probe.end();
+    }
   });
 
   it('keeps companies apart', async () => {
