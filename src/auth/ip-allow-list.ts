@@ -41,12 +41,26 @@ export function clientAddress(req: Request, trustProxy: boolean): string | null 
   return ipaddr.isValid(zoneless) ? ipaddr.process(zoneless).toString() : null;
 }
 
+// Keys keep their allow-list as canonical CIDR text; each entry is parsed once per process, not on
+// every request of the key. Bounded: entries come from the keys an operator made.
+const parsed = new Map<string, Range | null>();
+
+function storedRange(entry: string): Range | null {
+  let range = parsed.get(entry);
+  if (range === undefined) {
+    range = parseRange(entry);
+    if (parsed.size >= 10_000) parsed.clear();
+    parsed.set(entry, range);
+  }
+  return range;
+}
+
 /** Whether an address (as clientAddress gives it) lies in any range of the allow-list. */
 export function ipAllowed(address: string | null, allowList: string[]): boolean {
   if (!address) return false;
   const addr = ipaddr.process(address);
   return allowList.some((entry) => {
-    const range = parseRange(entry);
+    const range = storedRange(entry);
     if (!range) return false;
     const [net, bits] = range;
     if (addr.kind() === net.kind()) return addr.match(net, bits);
