@@ -3,7 +3,6 @@ import type { Express } from 'express';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { initOrm, Orm } from '../src/db/orm';
-import { formatNumber } from '../src/modules/numbering/numbering.format';
 import { createTenant, gql, rest, Tenant, useTestApp } from './helpers/app';
 import { makeCustomer, makeTemplate } from './estimate-fixtures';
 
@@ -22,10 +21,12 @@ async function estimateMaker(tenant: Tenant) {
 }
 
 describe('numbering format', () => {
-  it('pads without cutting and keeps the prefix', () => {
-    expect(formatNumber('INV-', 4, 1)).toBe('INV-0001');
-    expect(formatNumber('', 0, 42)).toBe('42');
-    expect(formatNumber('E/', 2, 12345)).toBe('E/12345');
+  it('pads without cutting and keeps the prefix (numbering_format, the one home of the format)', async () => {
+    const format = async (prefix: string, padding: number, n: number) =>
+      (await t.orm.em.getConnection().execute(`select numbering_format(?, ?, ?) as f`, [prefix, padding, n]))[0].f;
+    expect(await format('INV-', 4, 1)).toBe('INV-0001');
+    expect(await format('', 0, 42)).toBe('42');
+    expect(await format('E/', 2, 12345)).toBe('E/12345');
   });
 });
 
@@ -154,7 +155,7 @@ describe('numbering under concurrency', () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => make(apps[i % apps.length])));
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     const numbers = results.map((r) => r.body.data.estimate_number).sort();
-    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => formatNumber('EST-', 4, i + 1)));
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `EST-${String(i + 1).padStart(4, '0')}`));
     expect((await rest(t, a).get('/numbering')).body.data.estimate.next_number).toBe(51);
   });
 

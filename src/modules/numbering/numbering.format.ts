@@ -1,4 +1,5 @@
-// Pure helpers of document numbering (DECISIONS §10), unit-tested on their own.
+// Document numbering (DECISIONS §10): kinds, defaults and input limits. Numbers are formatted and
+// assigned by the SQL functions of migration 0007.
 
 export type NumberedKind = 'invoice' | 'estimate';
 export const NUMBERED_KINDS: NumberedKind[] = ['invoice', 'estimate'];
@@ -11,7 +12,3 @@ export const MAX_PADDING = 12;
 // GraphQL Int is 32-bit; numbers stay within it on both surfaces.
 export const MAX_NUMBER = 2_147_483_647;
 
-/** Prefix plus the number zero-padded to `padding` digits (longer numbers are not cut). */
-export function formatNumber(prefix: string, padding: number, n: number): string {
-  return prefix + String(n).padStart(padding, '0');
-}

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { requireAddon } from '../../auth/addons';
 import { AppError, ErrorDetail } from '../../errors/app-error';
-import { DEFAULT_PADDING, DEFAULT_PREFIX, formatNumber, NUMBERED_KINDS, NumberedKind } from './numbering.format';
+import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED_KINDS, NumberedKind } from './numbering.format';
 import type { NumberingKindInput, NumberingUpdateInput } from './numbering.inputs';
 import { NumberingKindSettings, NumberingSettings } from './numbering.types';
 
@@ -74,11 +74,18 @@ function documents(kind: NumberedKind): { table: string; column: string } {
   return where;
 }
 
-/** Whether some document of the kind already has this formatted number (deleted ones included). */
-async function isTaken(ctx: RequestContext, kind: NumberedKind, formatted: string): Promise<boolean> {
+/**
+ * A number as the kind's settings format it (numbering_format, migration 0007: the one home of
+ * the format) and whether some document of the kind already has it (deleted ones included).
+ */
+async function taken(ctx: RequestContext, kind: NumberedKind, s: Settings, n: number): Promise<{ formatted: string; taken: boolean }> {
   const { table, column } = documents(kind);
-  const [row] = await exec<{ taken: boolean }>(ctx, `select numbering_taken(?, ?, ?, ?) as taken`, [ctx.company.uuid, table, column, formatted]);
-  return row.taken;
+  const [row] = await exec<{ formatted: string; taken: boolean }>(
+    ctx,
+    `select f as formatted, numbering_taken(?, ?, ?, f) as taken from numbering_format(?, ?, ?) as f`,
+    [ctx.company.uuid, table, column, s.prefix, s.padding, n],
+  );
+  return row;
 }
 
 /**
@@ -167,9 +174,9 @@ export const numberingService = {
         const s = merged(await readSettings(tx, kind, true), input[kind]);
         const o = input[kind]?.overrideNumber;
         if (o !== undefined && o !== null) {
-          const formatted = formatNumber(s.prefix, s.padding, o);
-          if (await isTaken(tx, kind, formatted)) {
-            details.push({ field: `${kind}.overrideNumber`, message: `${kind}.overrideNumber ${formatted} is already taken by another ${kind}` });
+          const check = await taken(tx, kind, s, o);
+          if (check.taken) {
+            details.push({ field: `${kind}.overrideNumber`, message: `${kind}.overrideNumber ${check.formatted} is already taken by another ${kind}` });
           }
         }
         next[kind] = s;
