@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { helper } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { leanByKeys } from '../core/lean';
 
@@ -18,6 +19,10 @@ export class Loaders {
 
   one<T>(entity: Cls<T>, id: string | null | undefined): Promise<T | null> {
     if (!id) return Promise.resolve(null);
+    // A record this request has loaded already (a create's job and customer, the key's user) is
+    // the managed entity as the request left it: not read again.
+    const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
+    if (known && helper(known).__initialized) return Promise.resolve(known);
     let loader = this.byId.get(entity);
     if (!loader) {
       const meta = this.em.getMetadata().find(entity.name)!;

@@ -1,5 +1,4 @@
 import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { helper } from '@mikro-orm/core';
 import { requireAddon } from '../auth/addons';
 import type { Addon } from '../modules/company/company.entity';
 import { isDeepStrictEqual } from 'node:util';
@@ -115,8 +114,7 @@ async function embed(specs: Embed[] | undefined, ctx: RequestContext, records: u
   await Promise.all(
     specs.flatMap((spec) =>
       records.map(async (record, i) => {
-        const id = spec.id(record);
-        const related = loadedBefore(ctx, spec.entity, id) ?? (await ctx.loaders.one(spec.entity, id));
+        const related = await ctx.loaders.one(spec.entity, spec.id(record));
         if (!related) {
           out[i][spec.key] = null;
           return;
@@ -126,17 +124,6 @@ async function embed(specs: Embed[] | undefined, ctx: RequestContext, records: u
       }),
     ),
   );
-}
-
-/**
- * A record this request has loaded already (a create's or update's job and customer, the key's
- * user): a managed, loaded entity of the request's EntityManager, as the request left it. No
- * second read of what the response has in hand.
- */
-function loadedBefore(ctx: RequestContext, entity: Function, id: string | null | undefined): unknown {
-  if (!id) return null;
-  const found = ctx.em.getUnitOfWork().getById(entity.name, id);
-  return found && helper(found).__initialized ? found : null;
 }
 
 /**
