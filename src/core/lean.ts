@@ -167,6 +167,9 @@ const keyedStatements = new Map<string, KeyedStatement | null>();
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
+/** The entity's table, schema-qualified when it has a schema of its own. */
+const tableOf = (meta: EntityMetadata) => (meta.schema && meta.schema !== '*' ? `${q(meta.schema)}.` : '') + q(meta.tableName);
+
 /** `select e.*, <formulas> from <table> as e`: what em.find selects for the entity. */
 function selectOf(meta: EntityMetadata): string | null {
   const cols = ['e.*'];
@@ -177,8 +180,7 @@ function selectOf(meta: EntityMetadata): string | null {
     const table = { alias: '"e"', name: meta.tableName, schema: undefined, qualifiedName: meta.tableName, toString: () => '"e"' };
     cols.push(`${(prop.formula as any)(table, meta.createColumnMappingObject())} as ${q(prop.fieldNames[0])}`);
   }
-  const schema = meta.schema && meta.schema !== '*' ? `${q(meta.schema)}.` : '';
-  return `select ${cols.join(', ')} from ${schema}${q(meta.tableName)} as e`;
+  return `select ${cols.join(', ')} from ${tableOf(meta)} as e`;
 }
 
 function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean): KeyedStatement | null {
@@ -273,7 +275,6 @@ export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, wher
 /** How many rows match `where` (SQL on alias `e`). */
 export async function leanCount(em: EntityManager, entity: EntityName<any>, where: string, params: unknown[]): Promise<number> {
   const meta = metaOf(em, entity);
-  const schema = meta.schema && meta.schema !== '*' ? `${q(meta.schema)}.` : '';
-  const [row] = (await em.getConnection().execute(`select count(*) as count from ${schema}${q(meta.tableName)} as e where ${where}`, params, 'all', em.getTransactionContext())) as Data[];
+  const [row] = (await em.getConnection().execute(`select count(*) as count from ${tableOf(meta)} as e where ${where}`, params, 'all', em.getTransactionContext())) as Data[];
   return Number(row.count);
 }

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } from '../../core/entity-sql';
 import { isUuid } from '../../core/values';
+import { leanColumn } from '../../core/lean';
 import { Customer } from '../customer/customer.entity';
 import { Job, JobStatus } from '../job/job.entity';
 import { statusChange } from '../job/job.service';
@@ -56,15 +57,6 @@ function jobChange(job: Job, invoice: Invoice): Partial<Job> {
   return change;
 }
 
-/** Job columns a create may change (jobChange), by property. */
-const JOB_COLUMNS: Partial<Record<keyof Job, string>> = {
-  status: 'status',
-  startedAt: 'started_at',
-  completedAt: 'completed_at',
-  invoicedAt: 'invoiced_at',
-  paidAt: 'paid_at',
-  updatedAt: 'updated_at',
-};
 
 /**
  * Writes a new invoice in one statement, with its job's changes (jobChange), so that neither
@@ -81,9 +73,11 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<b
   const change = jobChange(job, invoice);
   const changed = Object.keys(change).length > 0;
   if (changed) change.updatedAt = new Date();
-  const sets = (Object.keys(change) as Array<keyof Job>).map((key) => `"${JOB_COLUMNS[key]}" = ?`);
-  const asRead = `"uuid" = ? and "company_uuid" = ? and "updated_at" = ?`;
-  const jobSql = changed ? `update "jobs" set ${sets.join(', ')} where ${asRead} returning 1` : `select 1 from "jobs" where ${asRead} for update`;
+  const col = (property: string) => leanColumn(em, Job, property);
+  const sets = Object.keys(change).map((key) => `${col(key)} = ?`);
+  const asRead = `${col('uuid')} = ? and ${col('company')} = ? and ${col('updatedAt')} = ?`;
+  const table = `"${em.getMetadata().get(Job.name).tableName}"`;
+  const jobSql = changed ? `update ${table} set ${sets.join(', ')} where ${asRead} returning 1` : `select 1 from ${table} where ${asRead} for update`;
   const row = insertParts(em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
   const sql = `with "job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job" returning "invoice_number"`;
   const params = [...Object.values(change), job.uuid, ctx.company.uuid, job.updatedAt, ...row.params];
