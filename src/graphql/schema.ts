@@ -2,6 +2,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { validateInput } from '../core/validation';
 import { fieldsOf } from '../core/fields';
+import { callFieldResolversDirectly } from './direct-resolvers';
 import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';
 import { CustomerJobsResolver, JobResolver } from '../modules/job/job.resolver';
@@ -47,6 +48,7 @@ export function buildGraphQLSchema(): GraphQLSchema {
       }
     },
   });
+  callFieldResolversDirectly(cached, resolvers);
   return cached;
 }
 
