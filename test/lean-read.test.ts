@@ -1,6 +1,6 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { fieldsOf } from '../src/core/fields';
-import { leanByKeys, leanColumn, leanFind, leanPage } from '../src/core/lean';
+import { leanByKeys, leanColumn, leanCount, leanFind, leanList, leanPage, Related } from '../src/core/lean';
 import { TENANT_FILTER } from '../src/core/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
@@ -103,6 +103,66 @@ describe('lean read path', () => {
       expect(e2.getUnitOfWork().getIdentityMap().values().length).toBe(0);
     }
     expect(diffs).toEqual([]);
+  });
+
+  it('lists a page with its count and related records in one statement (leanList) as leanPage, leanCount and the loaders do', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    const em = () => {
+      const e = t.orm.em.fork();
+      e.setFilterParams(TENANT_FILTER, { companyId });
+      return e;
+    };
+    const diffs: string[] = [];
+    let lists = 0;
+    let relatedCompared = 0;
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      if (!meta.properties.company || !meta.properties.createdAt) continue;
+      // Every many-to-one of the entity, and every entity that refers to it (children).
+      const related: Related[] = meta.relations
+        .filter((p: any) => p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company')
+        .map((p: any) => ({ kind: 'one', prop: p.name }) as Related);
+      for (const other of t.orm.getMetadata().getAll() ? Object.values(t.orm.getMetadata().getAll()) : []) {
+        if (!other.properties.deletedAt || !other.properties.createdAt || !other.properties.company) continue;
+        for (const p of other.relations) if (p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta === meta) related.push({ kind: 'children', entity: other.class, prop: p.name });
+      }
+      for (const [limit, offset] of [[100, 0], [2, 1], [5, 10_000]]) {
+        const where = `e.${leanColumn(em(), cls, 'company')} = ?`;
+        const e1 = em();
+        const list = await leanList(e1, cls, where, [companyId], limit, offset, related);
+        expect(list).not.toBeNull();
+        lists++;
+        const page = await leanPage(em(), cls, where, [companyId], limit, offset);
+        expect(list!.total).toBe(await leanCount(em(), cls, where, [companyId]));
+        expect(list!.items.map((r: any) => r[meta.primaryKeys[0]])).toEqual(page.map((r: any) => r[meta.primaryKeys[0]]));
+        page.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, list!.items[i])));
+        expect(e1.getUnitOfWork().getIdentityMap().values().length).toBe(0);
+        for (const r of list!.related) {
+          const target = r.spec.kind === 'one' ? (meta.properties as any)[r.spec.prop].targetMeta : t.orm.getMetadata().find((r.spec.entity as any).name)!;
+          const tpk = target.primaryKeys[0];
+          for (const [i, item] of page.entries()) {
+            if (r.spec.kind === 'one') {
+              const id = (item as any)[r.spec.prop]?.[tpk];
+              const [expected] = id ? await leanByKeys(em(), target.class, tpk, [id], false) : [null];
+              const got = r.values[i] as any;
+              if (!expected || !got) {
+                if (expected !== got && (expected ?? null) !== (got ?? null)) diffs.push(`${cls.name}.${r.spec.prop}[${i}]: ${!!expected} vs ${!!got}`);
+              } else diffs.push(...compare(target.class, target, expected, got));
+            } else {
+              const expected = await leanByKeys(em(), target.class, r.spec.prop, [(item as any)[meta.primaryKeys[0]]], true);
+              const got = r.values[i] as any[];
+              expect(got.map((x) => x[tpk])).toEqual(expected.map((x: any) => x[tpk]));
+              expected.forEach((x: any, j: number) => diffs.push(...compare(target.class, target, x, got[j])));
+            }
+            relatedCompared++;
+          }
+        }
+      }
+    }
+    expect(diffs).toEqual([]);
+    expect(lists).toBeGreaterThan(10);
+    expect(relatedCompared).toBeGreaterThan(20);
   });
 
   it('loads by keys (the loaders) as em.find does: by primary key, and live children of each relation', async () => {

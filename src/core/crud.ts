@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error';
 import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
-import { leanColumn, leanCount, leanPage } from './lean';
+import { leanColumn, leanCount, leanList, leanPage } from './lean';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -35,9 +35,10 @@ export interface ListWhere {
 
 /**
  * Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request.
- * The statements (the page and its count, run side by side) are written from the entity's
- * metadata and the filters' conditions, without a query builder (building one cost more CPU than
- * the rest of a list request together). The items are lean read-only instances (src/core/lean.ts):
+ * One statement (leanList) brings the page, its count and the related records the request said it
+ * will ask for (`ctx.loaders.expect`), which then wait in the loaders. It is written from the
+ * entity's metadata and the filters' conditions, without a query builder (building one cost more
+ * CPU than the rest of a list request together). The items are lean read-only instances (src/core/lean.ts):
  * for reading and serializing, not for changes (load the record with findActive to change it).
  */
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
@@ -55,10 +56,14 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
     oneOf: (property, values) => w.and(`${w.col(property)} in (?)`, [values]),
   };
   where?.(w);
-  const [items, total] = await Promise.all([
-    leanPage(ctx.em, entity, conditions.join(' and '), params, limit, offset),
-    leanCount(ctx.em, entity, conditions.join(' and '), params),
-  ]);
+  const sql = conditions.join(' and ');
+  const expected = ctx.loaders.expectedOf(entity as never);
+  const list = await leanList(ctx.em, entity, sql, params, limit, offset, expected.related, expected.props);
+  if (list) {
+    for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
+    return pageOf(list.items, list.total, page, limit);
+  }
+  const [items, total] = await Promise.all([leanPage(ctx.em, entity, sql, params, limit, offset), leanCount(ctx.em, entity, sql, params)]);
   return pageOf(items, total, page, limit);
 }
 

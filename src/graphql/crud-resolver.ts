@@ -1,7 +1,9 @@
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context';
 import { DeleteResult, Page, PageType } from '../core/pagination';
 import { UUIDScalar } from './scalars';
+import { listPlan } from './prefetch';
 
 type Cls<T = any> = new () => T;
 
@@ -38,7 +40,10 @@ export function CrudResolver<T, C, U, L>(o: {
     }
 
     @Query(() => PageCls, { name: o.plural })
-    list(@Ctx() ctx: RequestContext, @Args(() => o.listArgs) args: L): Promise<Page<T>> {
+    list(@Ctx() ctx: RequestContext, @Args(() => o.listArgs) args: L, @Info() info: GraphQLResolveInfo): Promise<Page<T>> {
+      // What the selection reads of the items and their relations comes with the page (src/graphql/prefetch.ts).
+      const plan = listPlan(ctx.em, o.entity, info);
+      ctx.loaders.expect(o.entity, plan.related, plan.props);
       return o.service.list(ctx, args);
     }
 

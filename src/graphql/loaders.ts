@@ -1,28 +1,96 @@
 import DataLoader from 'dataloader';
 import { helper } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { leanByKeys } from '../core/lean';
+import { leanByKeys, Related } from '../core/lean';
 
 type Cls<T = any> = new (...args: any[]) => T;
+
+/** A value, or the promise of one. */
+export type Awaitable<T> = T | Promise<T>;
 
 /**
  * Per-request batch loaders, so that related records load in a fixed number of statements
  * whatever the page size. Records by id include soft-deleted ones (embedded summaries show their
  * targets); relation lists hold the records that are not deleted, newest first. Records are lean
  * read-only instances (src/core/lean.ts), loaded with the statements em.find would run.
+ *
+ * A request that knows which relations of a list's records it will ask for (the GraphQL
+ * selection, the REST embeds) says so with `expect` before the list runs; the list then loads
+ * them with its page (leanList) and primes these loaders, so that the relation fields find them
+ * here. A primed entry holds what its loader would have loaded for the same key (the record with
+ * that id; the live records of that parent, newest first), so an expectation that is not used
+ * costs work, never a wrong answer. Primed records are answered at once (not through a promise):
+ * a page of 100 invoices asks for 200 relations.
  */
 export class Loaders {
   private readonly byId = new Map<Cls, DataLoader<string, any>>();
   private readonly lists = new Map<string, DataLoader<string, any[]>>();
+  /** Records loaded with a list (see prime), by id and by parent. */
+  private readonly primedById = new Map<Cls, Map<string, any>>();
+  private readonly primedLists = new Map<string, Map<string, any[]>>();
+  private readonly expected = new Map<Cls, { related: Related[]; props: readonly string[] | null }>();
 
   constructor(private readonly em: EntityManager) {}
 
-  one<T>(entity: Cls<T>, id: string | null | undefined): Promise<T | null> {
-    if (!id) return Promise.resolve(null);
+  one<T>(entity: Cls<T>, id: string | null | undefined): Awaitable<T | null> {
+    if (!id) return null;
     // A record this request has loaded already (a create's job and customer, the key's user) is
     // the managed entity as the request left it: not read again.
     const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
-    if (known && helper(known).__initialized) return Promise.resolve(known);
+    if (known && helper(known).__initialized) return known;
+    const primed = this.primedById.get(entity)?.get(id);
+    if (primed !== undefined) return primed;
+    return this.byIdLoader(entity).load(id);
+  }
+
+  /** Children of a parent through a foreign-key relation (e.g. Job by `customer`), newest first. */
+  children<T>(entity: Cls<T>, relation: string, parentId: string, limit = 100): Awaitable<T[]> {
+    const take = (items: T[]) => items.slice(0, Math.max(0, Math.min(limit, 100)));
+    const primed = this.primedLists.get(`${entity.name}.${relation}`)?.get(parentId);
+    if (primed) return take(primed);
+    return this.listLoader(entity, relation).load(parentId).then(take);
+  }
+
+  /**
+   * The relations of `entity`'s records this request will ask for, and with `props` the only
+   * properties of the records it will read (null: any). Added to what was expected before.
+   */
+  expect(entity: Cls, related: readonly Related[], props: readonly string[] | null = null): void {
+    const was = this.expected.get(entity);
+    const list = [...(was?.related ?? [])];
+    for (const r of related) {
+      const i = list.findIndex((x) => x.kind === r.kind && x.prop === r.prop && (x.kind === 'one' || x.entity === (r as typeof x).entity));
+      if (i < 0) list.push(r);
+      else list[i] = { ...list[i], props: union(list[i].props, r.props) };
+    }
+    this.expected.set(entity, { related: list, props: was ? union(was.props, props) : props });
+  }
+
+  expectedOf(entity: Cls): { related: Related[]; props: readonly string[] | null } {
+    return this.expected.get(entity) ?? { related: [], props: null };
+  }
+
+  /** Records loaded with a list, as the loaders would have loaded them: `values[i]` belongs to `records[i]`. */
+  prime(entity: Cls, records: readonly any[], related: { spec: Related; values: unknown[] }): void {
+    const { spec, values } = related;
+    if (spec.kind === 'one') {
+      for (const v of values as any[]) {
+        if (!v) continue;
+        const cls = v.constructor as Cls;
+        let byId = this.primedById.get(cls);
+        if (!byId) this.primedById.set(cls, (byId = new Map()));
+        byId.set(v[this.em.getMetadata().find(cls.name)!.primaryKeys[0]], v);
+      }
+      return;
+    }
+    const key = `${(spec.entity as Cls).name}.${spec.prop}`;
+    let lists = this.primedLists.get(key);
+    if (!lists) this.primedLists.set(key, (lists = new Map()));
+    const pk = this.em.getMetadata().find(entity.name)!.primaryKeys[0];
+    records.forEach((r, i) => lists.set(r[pk], values[i] as any[]));
+  }
+
+  private byIdLoader(entity: Cls): DataLoader<string, any> {
     let loader = this.byId.get(entity);
     if (!loader) {
       const meta = this.em.getMetadata().find(entity.name)!;
@@ -34,11 +102,10 @@ export class Loaders {
       });
       this.byId.set(entity, loader);
     }
-    return loader.load(id);
+    return loader;
   }
 
-  /** Children of a parent through a foreign-key relation (e.g. Job by `customer`), newest first. */
-  children<T>(entity: Cls<T>, relation: string, parentId: string, limit = 100): Promise<T[]> {
+  private listLoader(entity: Cls, relation: string): DataLoader<string, any[]> {
     const key = `${entity.name}.${relation}`;
     let loader = this.lists.get(key);
     if (!loader) {
@@ -53,6 +120,11 @@ export class Loaders {
       });
       this.lists.set(key, loader);
     }
-    return loader.load(parentId).then((items) => items.slice(0, Math.max(0, Math.min(limit, 100))));
+    return loader;
   }
+}
+
+/** Properties read by either of two callers (null: any). */
+function union(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): string[] | null {
+  return a && b ? [...new Set([...a, ...b])].sort() : null;
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { CrudResolver } from '../../graphql/crud-resolver';
@@ -17,7 +18,7 @@ export class CustomerResolver extends CrudResolver({
   listArgs: CustomerListArgs,
 }) {
   @FieldResolver(() => Location, { nullable: true })
-  primaryServiceLocation(@Root() customer: Customer, @Ctx() ctx: RequestContext): Promise<Location | null> {
+  primaryServiceLocation(@Root() customer: Customer, @Ctx() ctx: RequestContext): Awaitable<Location | null> {
     return ctx.loaders.one(Location, customer.primaryServiceLocationUuid);
   }
 }

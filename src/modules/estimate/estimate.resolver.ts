@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { relationLimit } from '../../core/pagination';
@@ -28,27 +29,27 @@ export class EstimateResolver extends CrudResolver({
   }
 
   @FieldResolver(() => Customer)
-  customer(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+  customer(@Root() e: Estimate, @Ctx() ctx: RequestContext): Awaitable<Customer | null> {
     return ctx.loaders.one(Customer, e.customerUuid);
   }
 
   @FieldResolver(() => Job, { nullable: true })
-  job(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Job | null> {
+  job(@Root() e: Estimate, @Ctx() ctx: RequestContext): Awaitable<Job | null> {
     return ctx.loaders.one(Job, e.jobUuid);
   }
 
   @FieldResolver(() => Template)
-  template(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Template | null> {
+  template(@Root() e: Estimate, @Ctx() ctx: RequestContext): Awaitable<Template | null> {
     return ctx.loaders.one(Template, e.templateUuid);
   }
 
   @FieldResolver(() => Location, { nullable: true })
-  location(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<Location | null> {
+  location(@Root() e: Estimate, @Ctx() ctx: RequestContext): Awaitable<Location | null> {
     return ctx.loaders.one(Location, e.locationUuid);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  createdBy(@Root() e: Estimate, @Ctx() ctx: RequestContext): Promise<User | null> {
+  createdBy(@Root() e: Estimate, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, e.createdByUserId);
   }
 }
@@ -57,7 +58,7 @@ export class EstimateResolver extends CrudResolver({
 @Resolver(() => Customer)
 export class CustomerEstimatesResolver {
   @FieldResolver(() => [Estimate], { description: 'Estimates that are not deleted, newest first' })
-  estimates(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Estimate[]> {
+  estimates(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Estimate[]> {
     return ctx.loaders.children(Estimate, 'customer', customer.uuid, relationLimit(limit));
   }
 }
@@ -65,7 +66,7 @@ export class CustomerEstimatesResolver {
 @Resolver(() => Job)
 export class JobEstimatesResolver {
   @FieldResolver(() => [Estimate], { description: 'Estimates that are not deleted, newest first' })
-  estimates(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Estimate[]> {
+  estimates(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Estimate[]> {
     return ctx.loaders.children(Estimate, 'job', job.uuid, relationLimit(limit));
   }
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { relationLimit } from '../../core/pagination';
@@ -27,27 +28,27 @@ export class InvoiceResolver extends CrudResolver({
   }
 
   @FieldResolver(() => Customer, { nullable: true })
-  customer(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+  customer(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Awaitable<Customer | null> {
     return ctx.loaders.one(Customer, invoice.customerUuid);
   }
 
   @FieldResolver(() => Job, { nullable: true })
-  job(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Job | null> {
+  job(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Awaitable<Job | null> {
     return ctx.loaders.one(Job, invoice.jobUuid);
   }
 
   @FieldResolver(() => Estimate, { nullable: true })
-  estimate(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Estimate | null> {
+  estimate(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Awaitable<Estimate | null> {
     return ctx.loaders.one(Estimate, invoice.estimateUuid);
   }
 
   @FieldResolver(() => Location, { nullable: true })
-  location(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Promise<Location | null> {
+  location(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Awaitable<Location | null> {
     return ctx.loaders.one(Location, invoice.locationUuid);
   }
 
   @FieldResolver(() => [Payment], { description: 'Payments that are not deleted, newest first' })
-  payments(@Root() invoice: Invoice, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Payment[]> {
+  payments(@Root() invoice: Invoice, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Payment[]> {
     return ctx.loaders.children(Payment, 'invoice', invoice.uuid, relationLimit(limit));
   }
 }
@@ -56,7 +57,7 @@ export class InvoiceResolver extends CrudResolver({
 @Resolver(() => Customer)
 export class CustomerInvoicesResolver {
   @FieldResolver(() => [Invoice])
-  invoices(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Invoice[]> {
+  invoices(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Invoice[]> {
     return ctx.loaders.children(Invoice, 'customer', customer.uuid, relationLimit(limit));
   }
 }
@@ -64,7 +65,7 @@ export class CustomerInvoicesResolver {
 @Resolver(() => Job)
 export class JobInvoicesResolver {
   @FieldResolver(() => [Invoice])
-  invoices(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Invoice[]> {
+  invoices(@Root() job: Job, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Invoice[]> {
     return ctx.loaders.children(Invoice, 'job', job.uuid, relationLimit(limit));
   }
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { RequireAddon } from '../../auth/addons';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
@@ -71,12 +72,12 @@ export class JobPhotoResolver {
   }
 
   @FieldResolver(() => User, { nullable: true })
-  user(@Root() photo: JobPhoto, @Ctx() ctx: RequestContext): Promise<User | null> {
+  user(@Root() photo: JobPhoto, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, photo.userId);
   }
 
   @FieldResolver(() => Job, { nullable: true })
-  job(@Root() photo: JobPhoto, @Ctx() ctx: RequestContext): Promise<Job | null> {
+  job(@Root() photo: JobPhoto, @Ctx() ctx: RequestContext): Awaitable<Job | null> {
     return ctx.loaders.one(Job, photo.jobUuid);
   }
 }

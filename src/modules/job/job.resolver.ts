@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { relationLimit } from '../../core/pagination';
@@ -22,23 +23,23 @@ export class JobResolver extends CrudResolver({
   listArgs: JobListArgs,
 }) {
   @FieldResolver(() => Customer, { nullable: true })
-  customer(@Root() job: Job, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+  customer(@Root() job: Job, @Ctx() ctx: RequestContext): Awaitable<Customer | null> {
     return ctx.loaders.one(Customer, job.customerUuid);
   }
 
   @FieldResolver(() => Location, { nullable: true })
-  location(@Root() job: Job, @Ctx() ctx: RequestContext): Promise<Location | null> {
+  location(@Root() job: Job, @Ctx() ctx: RequestContext): Awaitable<Location | null> {
     return ctx.loaders.one(Location, job.locationUuid);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  assignedTo(@Root() job: Job, @Ctx() ctx: RequestContext): Promise<User | null> {
+  assignedTo(@Root() job: Job, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, job.assignedToUserId);
   }
 
   /** The same user under the name of REST's embedded summary (`assigned_user`). */
   @FieldResolver(() => User, { nullable: true, description: 'The assigned user (same as assignedTo; REST embeds it as assigned_user)' })
-  assignedUser(@Root() job: Job, @Ctx() ctx: RequestContext): Promise<User | null> {
+  assignedUser(@Root() job: Job, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, job.assignedToUserId);
   }
 
@@ -52,7 +53,7 @@ export class JobResolver extends CrudResolver({
 @Resolver(() => Customer)
 export class CustomerJobsResolver {
   @FieldResolver(() => [Job])
-  jobs(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Job[]> {
+  jobs(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Job[]> {
     return ctx.loaders.children(Job, 'customer', customer.uuid, relationLimit(limit));
   }
 }

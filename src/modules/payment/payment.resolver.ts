@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../graphql/loaders';
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { relationLimit } from '../../core/pagination';
@@ -20,17 +21,17 @@ export class PaymentResolver extends CrudResolver({
   listArgs: PaymentListArgs,
 }) {
   @FieldResolver(() => Invoice, { nullable: true })
-  invoice(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<Invoice | null> {
+  invoice(@Root() payment: Payment, @Ctx() ctx: RequestContext): Awaitable<Invoice | null> {
     return ctx.loaders.one(Invoice, payment.invoiceUuid);
   }
 
   @FieldResolver(() => Customer, { nullable: true })
-  customer(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<Customer | null> {
+  customer(@Root() payment: Payment, @Ctx() ctx: RequestContext): Awaitable<Customer | null> {
     return ctx.loaders.one(Customer, payment.customerUuid);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  createdBy(@Root() payment: Payment, @Ctx() ctx: RequestContext): Promise<User | null> {
+  createdBy(@Root() payment: Payment, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, payment.createdByUserId);
   }
 }
@@ -39,7 +40,7 @@ export class PaymentResolver extends CrudResolver({
 @Resolver(() => Customer)
 export class CustomerPaymentsResolver {
   @FieldResolver(() => [Payment], { description: 'Payments that are not deleted, newest first' })
-  payments(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<Payment[]> {
+  payments(@Root() customer: Customer, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Payment[]> {
     return ctx.loaders.children(Payment, 'customer', customer.uuid, relationLimit(limit));
   }
 }
