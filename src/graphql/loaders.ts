@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { helper } from '@mikro-orm/core';
+import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { leanByKeys, Related } from '../core/lean';
 
@@ -64,6 +64,17 @@ export class Loaders {
       else list[i] = { ...list[i], props: union(list[i].props, r.props) };
     }
     this.expected.set(entity, { related: list, props: was ? union(was.props, props) : props });
+  }
+
+  /** The records of `targets` that `entity`'s records refer to (through its single many-to-one to each), such as the summaries REST embeds. */
+  expectReferenced(entity: Cls, targets: readonly Cls[]): void {
+    const meta = this.em.getMetadata().find(entity.name);
+    if (!meta) return;
+    const related = targets.flatMap((target): Related[] => {
+      const to = meta.props.filter((p) => p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta?.class === target);
+      return to.length === 1 ? [{ kind: 'one', prop: to[0].name }] : [];
+    });
+    this.expect(entity, related);
   }
 
   expectedOf(entity: Cls): { related: Related[]; props: readonly string[] | null } {

@@ -82,6 +82,8 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
         query = queryToInput(route.query, req.query as Record<string, unknown>);
         await validateInput(query, 'rest');
       }
+      // A list's embedded summaries come with its page (Loaders.expectReferenced).
+      if (route.plural && route.embed?.length) ctx.loaders.expectReferenced(route.output, route.embed.map((e) => e.entity));
       const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
       res.json({ success: true, data: await shape(route, ctx, result) });
     } catch (err) {
