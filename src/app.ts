@@ -7,7 +7,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { RequestContext } from './core/context';
-import { authenticate } from './auth/authenticate';
+import { authenticate, ensureManaged } from './auth/authenticate';
 import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
 import { enforceAccess } from './auth/access';
@@ -83,6 +83,9 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   const auth: RequestHandler = async (req, res, next) => {
     try {
       req.ctx = await authenticate(orm, req, req.requestId);
+      // Anything that may write gets the managed company, user and key first (see authenticate);
+      // GraphQL mutations get them from the operation's plugin (src/graphql/server.ts).
+      if (req.baseUrl === '/api/v1' && req.method !== 'GET' && req.method !== 'HEAD') ensureManaged(req.ctx);
       req.ctx.baseUrl = `${req.protocol}://${req.get('host')}`;
       await enforceAccess(req.ctx, req, res, config.trustProxy.length > 0);
       next();

@@ -233,4 +233,27 @@ describe('API key lookup', () => {
     expect(ctx.em.getUnitOfWork().getById('Company', ctx.company.uuid)).toBe(ctx.company);
     expect(ctx.em.getUnitOfWork().getById('User', ctx.user.id)).toBe(ctx.user);
   });
+
+  it('makes the managed records when first used: never for a read that does not need them, before any write', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const { authenticate, ensureManaged } = await import('../src/auth/authenticate');
+    const ctx = await authenticate(t.orm, { headers: { authorization: `Bearer ${demo!.apiKey}` } } as any, 'r2');
+    const identityMap = () => ctx.em.getUnitOfWork().getIdentityMap().values().length;
+    // What access checks, logs and lists need is there without them.
+    expect(ctx.companyId).toBe(demo!.company.uuid);
+    expect(ctx.key.id).toBeTruthy();
+    expect(identityMap()).toBe(0);
+    // Apollo hands resolvers a copy of the context (same prototype, own properties copied).
+    const apolloCopy = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx);
+    expect(identityMap()).toBe(0);
+    expect(apolloCopy.company.uuid).toBe(demo!.company.uuid);
+    expect(identityMap()).toBe(3);
+    expect(apolloCopy.company).toBe(ctx.company);
+    // A transaction's copy made after ensureManaged carries them.
+    ensureManaged(ctx);
+    const tx = { ...ctx, em: ctx.em };
+    expect(tx.company).toBe(ctx.company);
+    expect(tx.user).toBe(ctx.user);
+    expect(tx.apiKey).toBe(ctx.apiKey);
+  });
 });

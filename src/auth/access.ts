@@ -10,7 +10,7 @@ import { countRequest } from './usage-limit';
  * and responses of a limited key carry the RateLimit headers either way.
  */
 export async function enforceAccess(ctx: RequestContext, req: Request, res: Response, trustProxy: boolean): Promise<void> {
-  const key = ctx.apiKey;
+  const key = ctx.key;
   if (key.allowedIps?.length) {
     const address = clientAddress(req, trustProxy);
     if (!ipAllowed(address, key.allowedIps)) {

@@ -4,9 +4,19 @@ import type { Company } from '../modules/company/company.entity';
 import type { User } from '../modules/user/user.entity';
 import { Loaders } from '../graphql/loaders';
 
-/** Built once per request by the auth middleware and shared by REST and GraphQL. */
+/**
+ * Built once per request by the auth middleware and shared by REST and GraphQL. Copies (`{ ...ctx,
+ * em }` for a transaction) carry the managed records, made when copied.
+ */
 export interface RequestContext {
   requestId: string;
+  /** The key's company: its uuid, known without loading the record. */
+  companyId: string;
+  /**
+   * The key as read when the request began: a read-only snapshot (access checks, logs). The
+   * managed records below are made when first used (src/auth/authenticate.ts), before any write.
+   */
+  key: Pick<ApiKey, 'id' | 'allowedIps' | 'usageLimit' | 'usagePeriod'>;
   company: Company;
   user: User;
   apiKey: ApiKey;

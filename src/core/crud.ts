@@ -14,7 +14,7 @@ type Scoped = { uuid: string; deletedAt: Date | null };
 /** A record of the company that is not deleted, else NOT_FOUND (a non-UUID id is simply not found). */
 export async function findActive<T extends Scoped>(ctx: RequestContext, entity: EntityName<T>, uuid: string, label: string): Promise<T> {
   if (!isUuid(uuid)) throw AppError.notFound(label);
-  const found = await ctx.em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.company, deletedAt: null } as any);
+  const found = await ctx.em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null } as any);
   if (!found) throw AppError.notFound(label);
   return found as T;
 }
@@ -44,7 +44,7 @@ export interface ListWhere {
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
   const conditions = [`e.${leanColumn(ctx.em, entity, 'company')} = ?`];
-  const params: unknown[] = [ctx.company.uuid];
+  const params: unknown[] = [ctx.companyId];
   if (!args.includeDeleted) conditions.push(`e.${leanColumn(ctx.em, entity, 'deletedAt')} is null`);
   const w: ListWhere = {
     and(condition, p = []) {

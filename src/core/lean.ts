@@ -167,6 +167,15 @@ function mapperOf(em: EntityManager, entityName: string): Mapper | null {
   return mapper;
 }
 
+/** A lean (read-only) instance of one row as the driver returns it, keyed by column names. */
+export function leanRecord<T>(em: EntityManager, entity: new (...args: any[]) => T, row: Data): T {
+  const meta = em.getMetadata().get(entity.name);
+  const data = em.getDriver().mapResult(row, meta) as Data;
+  const mapper = mapperOf(em, entity.name);
+  if (!mapper) throw new Error(`${entity.name} has no lean mapper`);
+  return mapper(data);
+}
+
 /**
  * `em.find(entity, where, options)` without hydration: the statement is built by the same steps
  * EntityManager.find takes (filters, including the joins that apply the tenant filter to

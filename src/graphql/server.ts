@@ -1,3 +1,4 @@
+import { ensureManaged } from '../auth/authenticate';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
@@ -46,6 +47,17 @@ const noStorePlugin: ApolloServerPlugin<RequestContext> = {
   },
 };
 
+/** A mutation gets the managed company, user and key before any resolver runs (src/auth/authenticate.ts). */
+const managedForMutationsPlugin: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation !== 'query') ensureManaged(contextValue);
+      },
+    };
+  },
+};
+
 export async function createApolloServer(limits: GraphQLLimits, jit = true): Promise<ApolloServer<RequestContext>> {
   const schema = buildGraphQLSchema();
   const server = new ApolloServer<RequestContext>({
@@ -55,7 +67,7 @@ export async function createApolloServer(limits: GraphQLLimits, jit = true): Pro
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin],
+    plugins: [managedForMutationsPlugin, limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin],
     // main.ts owns shutdown (drain HTTP first, then stop Apollo); Apollo's own signal handlers
     // would stop it under in-flight requests and hang the second stop.
     stopOnTerminationSignals: false,

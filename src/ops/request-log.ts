@@ -22,8 +22,8 @@ export function requestLog(trustProxy: boolean): RequestHandler {
         path: req.originalUrl.split('?')[0],
         status: aborted ? null : res.statusCode,
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-        companyUuid: req.ctx?.company.uuid ?? null,
-        keyId: req.ctx?.apiKey.id ?? null,
+        companyUuid: req.ctx?.companyId ?? null,
+        keyId: req.ctx?.key.id ?? null,
         ip: clientAddress(req, trustProxy),
       };
       if (aborted) logger.warn(entry, 'request aborted');
