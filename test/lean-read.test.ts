@@ -165,6 +165,31 @@ describe('lean read path', () => {
     expect(relatedCompared).toBeGreaterThan(20);
   });
 
+  it('reads a deep page (past the rows it reads by their keys first) as leanPage does', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    await t.orm.em.getConnection().execute(
+      `insert into customers (uuid, company_uuid, first_name, last_name, created_at)
+       select gen_random_uuid(), ?, 'Deep', 'Page ' || n, now() - n * interval '1 second' from generate_series(1, 1030) as n`,
+      [companyId],
+    );
+    const em = () => {
+      const e = t.orm.em.fork();
+      e.setFilterParams(TENANT_FILTER, { companyId });
+      return e;
+    };
+    const where = `e.${leanColumn(em(), Customer, 'company')} = ? and e.${leanColumn(em(), Customer, 'deletedAt')} is null`;
+    for (const offset of [999, 1000, 1020, 2000]) {
+      const list = await leanList(em(), Customer, where, [companyId], 25, offset);
+      const page = await leanPage(em(), Customer, where, [companyId], 25, offset);
+      expect(list!.items.map((c) => c.uuid)).toEqual(page.map((c) => c.uuid));
+      expect(list!.total).toBe(await leanCount(em(), Customer, where, [companyId]));
+      const diffs: string[] = [];
+      page.forEach((m: any, i: number) => diffs.push(...compare(Customer, t.orm.getMetadata().get('Customer'), m, list!.items[i])));
+      expect(diffs).toEqual([]);
+    }
+  });
+
   it('loads by keys (the loaders) as em.find does: by primary key, and live children of each relation', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;

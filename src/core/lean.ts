@@ -410,9 +410,14 @@ function jsonShapeOf(em: EntityManager, meta: EntityMetadata, props?: readonly s
   return shape;
 }
 
+/** Pages starting this many rows in are read by their keys first (PageStatement.deepSql). */
+const DEEP_OFFSET = 1000;
+
 interface PageStatement {
   /** Written once per entity and set of relations, around the two places the conditions go. */
   sql: string[];
+  /** The same for a page past DEEP_OFFSET rows. */
+  deepSql: string[];
   width: number;
   related: Array<{ spec: Related; shape: JsonShape }>;
 }
@@ -461,6 +466,15 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
         `) as "total", (select coalesce(json_agg(${row} order by ${order}), '[]'::json) from (select * from ${tableOf(meta)} as e where `,
         ` order by ${order} limit ? offset ?) as e) as "rows"`,
       ],
+      // A deep page finds its keys first (the list indexes hold created_at and the key: an
+      // index-only walk past the skipped rows), then reads its rows; reading whole rows while
+      // skipping cost ~3× more at page 2000 of 100,000 customers.
+      deepSql: [
+        `select (select count(*) from ${tableOf(meta)} as e where `,
+        `) as "total", (select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ${tableOf(meta)} as e ` +
+          `where e.${col(meta, meta.primaryKeys[0])} = any(array(select e.${col(meta, meta.primaryKeys[0])} from ${tableOf(meta)} as e where `,
+        ` order by ${order} limit ? offset ?))) as "rows"`,
+      ],
       width: parts.length,
       related: shapes,
     };
@@ -498,7 +512,7 @@ export async function leanList<T>(
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
-  const sql = st.sql.join(where);
+  const sql = (offset >= DEEP_OFFSET ? st.deepSql : st.sql).join(where);
   const row = (await em.getConnection().execute(sql, [...params, ...params, limit, offset], 'get', em.getTransactionContext())) as { total: string; rows: unknown[][] };
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
