@@ -3,8 +3,9 @@ import http from 'node:http';
 import pg from 'pg';
 
 // The raw baseline: node:http + pg and nothing else. For each benchmarked route it runs the SQL
-// the server runs (copied from the server's DEBUG_SQL log: authentication, page, count, batched
-// related rows) and writes the same JSON by hand. bench/run.ts checks that the bodies are equal.
+// the server runs (copied from the server's DEBUG_SQL log: authentication; a list's page, count
+// and related records in one statement of JSON arrays; single records) and writes the same JSON
+// by hand. bench/run.ts checks that the bodies are equal.
 // It is the ceiling a framework-free server reaches on this machine and database.
 
 pg.types.setTypeParser(1082, (v) => v); // date → 'YYYY-MM-DD', as the server returns
@@ -13,7 +14,7 @@ pg.types.setTypeParser(20, (v) => Number(v)); // count(*) → number
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX || 10) });
 
 type Row = Record<string, any>;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 const money = (v: string | null) => (v === null ? null : Number(v));
 
 const AUTH = `select a0.*, c1.uuid as c1__uuid, c1.name as c1__name, c1.email as c1__email, c1.phone as c1__phone, c1.address_line1 as c1__address_line1,
@@ -100,6 +101,59 @@ function invoiceJson(r: Row): Row {
   };
 }
 
+// Lists as the server runs them (src/core/lean.ts leanList): one statement with the count and the
+// page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
+// (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
+const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
+  'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state',
+  'billing_zip', 'primary_service_location_uuid', 'notes', '=internal_flags', 'on_my_way_notify_via'];
+const INVOICE = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid',
+  'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount',
+  '=line_items', 'notes', 'terms', 'internal_notes', 'status'];
+// The columns the GraphQL page's selection reads (src/graphql/prefetch.ts).
+const GQL_INVOICE = ['uuid', '=created_at', 'invoice_number', 'customer_uuid', 'issue_date', 'due_date', 'total_amount', 'paid_amount', 'balance_amount', 'status'];
+const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
+const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
+
+const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
+const companyToday = (alias: string) =>
+  `((now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "${alias}".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text)::text`;
+const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday('e')})`;
+const customerOf = (cols: readonly string[]) =>
+  `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
+const paymentsOf = (cols: readonly string[]) =>
+  `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
+  `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
+
+/**
+ * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
+ * and $n+1; a page from row 1000 on finds its keys first, as the server does.
+ */
+function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
+  const order = `e."created_at" desc, e."uuid" desc`;
+  const total = `select (select count(*) from "${table}" as e where ${where}) as "total", `;
+  if (deep) {
+    return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
+      `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"`;
+  }
+  return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
+    `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"`;
+}
+
+/** A row of the list's JSON as the column-named record the JSON writers below read. */
+function rowOf(cols: readonly string[], values: unknown[], extra: string[] = []): Row {
+  const r: Row = {};
+  cols.forEach((c, i) => (r[c[0] === '=' ? c.slice(1) : c] = values[i]));
+  extra.forEach((c, i) => (r[c] = values[cols.length + i]));
+  return r;
+}
+
+async function list(table: string, where: string, row: string, params: unknown[], page: number, limit: number): Promise<{ total: number; rows: any[] }> {
+  const offset = (page - 1) * limit;
+  const { rows } = await pool.query(listSql(table, where, row, params.length + 1, offset >= 1000), [...params, limit, offset]);
+  return rows[0];
+}
+
 function pageArgs(q: URLSearchParams): { page: number; limit: number } {
   return { page: Number(q.get('page') ?? 1), limit: Math.min(Number(q.get('limit') ?? 50), 100) };
 }
@@ -121,46 +175,20 @@ async function customerList(company: string, q: URLSearchParams): Promise<Row> {
     where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
     if (digits) params.push(`%${digits}%`);
   }
-  const [items, count] = await Promise.all([
-    pool.query(`select e.* from customers as e where ${where} order by e.created_at desc, e.uuid desc limit ${limit} offset ${(page - 1) * limit}`, params),
-    pool.query(`select count(*) as count from customers as e where ${where}`, params),
-  ]);
-  return { customers: items.rows.map(customerJson), pagination: pagination(page, limit, count.rows[0].count) };
+  const { total, rows } = await list('customers', where, `json_build_array(${columns('e', CUSTOMER)})`, params, page, limit);
+  return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };
 }
 
 const CUSTOMER_BY_ID = `select c0.*, p1.uuid as p1__uuid from customers as c0 left join locations as p1 on c0.primary_service_location_uuid = p1.uuid and p1.company_uuid = $1
   where c0.company_uuid = $1 and c0.uuid = $2 and c0.company_uuid = $1 and c0.deleted_at is null limit 1`;
 
-const CUSTOMERS_BY_IDS = `select c0.*, p1.uuid as p1__uuid from customers as c0 left join locations as p1 on c0.primary_service_location_uuid = p1.uuid and p1.company_uuid = $1
-  where c0.company_uuid = $1 and c0.uuid = any($2)`;
-
-const INVOICE_PAGE = `select e.*, (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = e.company_uuid
-  and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text as company_today
-  from invoices as e where e.company_uuid = $1 and e.deleted_at is null order by e.created_at desc, e.uuid desc limit $2 offset $3`;
-
-const PAYMENTS_BY_INVOICES = `select p0.*, i1.uuid as i1__uuid, c2.uuid as c2__uuid, c3.id as c3__id from payments as p0
-  inner join invoices as i1 on p0.invoice_uuid = i1.uuid and i1.company_uuid = $1
-  inner join customers as c2 on p0.customer_uuid = c2.uuid and c2.company_uuid = $1
-  inner join users as c3 on p0.created_by_user_id = c3.id and c3.company_uuid = $1
-  where p0.company_uuid = $1 and p0.invoice_uuid = any($2) and p0.deleted_at is null order by p0.created_at desc, p0.uuid desc`;
-
-async function invoicePage(company: string, page: number, limit: number) {
-  const [items, count] = await Promise.all([
-    pool.query(INVOICE_PAGE, [company, limit, (page - 1) * limit]),
-    pool.query(`select count(*) as count from invoices as e where e.company_uuid = $1 and e.deleted_at is null`, [company]),
-  ]);
-  return { rows: items.rows, total: count.rows[0].count as number };
-}
-
 async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
-  const { rows, total } = await invoicePage(company, page, limit);
-  const ids = [...new Set(rows.map((r) => r.customer_uuid))];
-  const customers = ids.length ? (await pool.query(CUSTOMERS_BY_IDS, [company, ids])).rows : [];
-  const byId = new Map(customers.map((c) => [c.uuid, c]));
-  const invoices = rows.map((r) => {
-    const c = byId.get(r.customer_uuid);
-    return { ...invoiceJson(r), customer: c ? { uuid: c.uuid, first_name: c.first_name, last_name: c.last_name } : null };
+  const row = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
+  const { total, rows } = await list('invoices', `e."company_uuid" = $1 and e."deleted_at" is null`, row, [company], page, limit);
+  const invoices = rows.map(([values, [c]]: [unknown[], [unknown[] | null]]) => {
+    const customer = c && rowOf(CUSTOMER, c);
+    return { ...invoiceJson(rowOf(INVOICE, values, ['company_today'])), customer: customer ? { uuid: customer.uuid, first_name: customer.first_name, last_name: customer.last_name } : null };
   });
   return { invoices, pagination: pagination(page, limit, total) };
 }
@@ -169,22 +197,11 @@ const ENUM = (v: string) => v.toUpperCase().replace(/ /g, '_');
 
 /** The GraphQL invoices page of bench/run.ts (one fixed query), answered by hand. */
 async function graphqlInvoices(company: string, limit: number): Promise<Row> {
-  const { rows, total } = await invoicePage(company, 1, limit);
-  const invoiceIds = rows.map((r) => r.uuid);
-  const customerIds = [...new Set(rows.map((r) => r.customer_uuid))];
-  const [payments, customers] = await Promise.all([
-    invoiceIds.length ? pool.query(PAYMENTS_BY_INVOICES, [company, invoiceIds]) : { rows: [] as Row[] },
-    customerIds.length ? pool.query(CUSTOMERS_BY_IDS, [company, customerIds]) : { rows: [] as Row[] },
-  ]);
-  const cById = new Map(customers.rows.map((c) => [c.uuid, c]));
-  const pByInvoice = new Map<string, Row[]>();
-  for (const p of payments.rows) {
-    const list = pByInvoice.get(p.invoice_uuid) ?? [];
-    list.push(p);
-    pByInvoice.set(p.invoice_uuid, list);
-  }
-  const items = rows.map((r) => {
-    const c = cById.get(r.customer_uuid);
+  const row = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
+  const { total, rows } = await list('invoices', `e."company_uuid" = $1 and e."deleted_at" is null`, row, [company], 1, limit);
+  const items = rows.map(([values, [c, payments]]: [unknown[], [unknown[] | null, unknown[][]]]) => {
+    const r = rowOf(GQL_INVOICE, values, ['company_today']);
+    const customer = c && rowOf(GQL_CUSTOMER, c);
     return {
       uuid: r.uuid,
       invoiceNumber: r.invoice_number,
@@ -195,14 +212,11 @@ async function graphqlInvoices(company: string, limit: number): Promise<Row> {
       paidAmount: money(r.paid_amount),
       balanceAmount: money(r.balance_amount),
       createdAt: iso(r.created_at),
-      customer: c ? { uuid: c.uuid, firstName: c.first_name, lastName: c.last_name, email: c.email } : null,
-      payments: (pByInvoice.get(r.uuid) ?? []).slice(0, 100).map((p) => ({
-        uuid: p.uuid,
-        paymentNumber: p.payment_number,
-        amount: money(p.amount),
-        status: ENUM(p.status),
-        paymentDate: p.payment_date,
-      })),
+      customer: customer ? { uuid: customer.uuid, firstName: customer.first_name, lastName: customer.last_name, email: customer.email } : null,
+      payments: payments.slice(0, 100).map((v) => {
+        const p = rowOf(GQL_PAYMENT, v);
+        return { uuid: p.uuid, paymentNumber: p.payment_number, amount: money(p.amount), status: ENUM(p.status), paymentDate: p.payment_date };
+      }),
     };
   });
   return { data: { invoices: { items, pagination: { page: 1, limit, total, totalPages: Math.ceil(total / limit) } } } };
