@@ -82,7 +82,8 @@ describe('GraphQL estimates', () => {
     const q = `{ estimates(limit: 100) { items { customer { uuid } template { uuid } job { uuid } location { uuid } createdBy { id } } } }`;
     const conn = t.orm.em.getConnection();
     const statements = async () => {
-      const spy = jest.spyOn(conn, 'execute');
+      // Every statement (MikroORM's execute and the prepared ones) goes through executeQuery.
+      const spy = jest.spyOn(conn as any, 'executeQuery');
       const res = await gql(t, a, q);
       expect(res.errors).toBeUndefined();
       const n = spy.mock.calls.length;

@@ -190,6 +190,26 @@ describe('lean read path', () => {
     }
   });
 
+  it('runs list statements prepared, on the transaction\'s connection inside one, and list parameters through MikroORM', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    const { runPrepared } = await import('../src/core/prepared');
+    const where = (em: any) => `e.${leanColumn(em, Customer, 'company')} = ? and e.${leanColumn(em, Customer, 'lastName')} = ?`;
+    await t.orm.em.fork().transactional(async (em) => {
+      em.setFilterParams(TENANT_FILTER, { companyId });
+      await em.getConnection().execute(`insert into customers (uuid, company_uuid, first_name, last_name) values (gen_random_uuid(), ?, 'Tx', 'Only')`, [companyId], 'run', em.getTransactionContext());
+      // Uncommitted: only the transaction's connection sees it.
+      expect((await leanList(em, Customer, where(em), [companyId, 'Only'], 10, 0))!.items.map((c) => c.firstName)).toEqual(['Tx']);
+      throw new Error('roll back');
+    }).catch((e) => expect(String(e)).toContain('roll back'));
+    expect((await leanList(t.orm.em.fork(), Customer, where(t.orm.em), [companyId, 'Only'], 10, 0))!.total).toBe(0);
+    // The same statement again (now prepared on its connection), and one with a list parameter.
+    for (let i = 0; i < 3; i++) expect((await runPrepared<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ?', [companyId]))[0].n).toBeGreaterThan(0);
+    const names = ['Only', 'Nobody', ...(await t.orm.em.getConnection().execute(`select last_name from customers where company_uuid = ? limit 2`, [companyId])).map((r: any) => r.last_name)];
+    const [{ n }] = await runPrepared<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ? and last_name in (?)', [companyId, names]);
+    expect(n).toBeGreaterThan(0);
+  });
+
   it('loads by keys (the loaders) as em.find does: by primary key, and live children of each relation', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;

@@ -7,6 +7,7 @@ import type { RequestContext } from '../core/context';
 import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../core/entity-sql';
 import { Loaders } from '../graphql/loaders';
 import { leanRecord } from '../core/lean';
+import { runPrepared } from '../core/prepared';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { User } from '../modules/user/user.entity';
@@ -29,7 +30,7 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   const em = orm.em.fork({ clear: true, useContext: true });
   // Revocation takes effect at once: the key is looked up on every request.
   const q = keyQuery(em.getMetadata());
-  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(q.sql, [hashApiKey(m[1])], 'all', em.getTransactionContext());
+  const [row] = await runPrepared<Record<string, unknown>[]>(em, q.sql, [hashApiKey(m[1])]);
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
   const key = leanRecord(em, ApiKey, row) as ApiKey;
   let managed: ApiKey | undefined;
@@ -94,7 +95,8 @@ export function ensureManaged(ctx: RequestContext): void {
 const keyQuery = perMetadata((metadata) => {
   const companyColumns = mappedColumns(metadata, Company);
   const userColumns = mappedColumns(metadata, User);
-  const select = ['"a0".*', ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
+  // Named columns, not "a0".*: a prepared statement's columns must not change under it (src/core/prepared.ts).
+  const select = [...mappedColumns(metadata, ApiKey).map((c) => `"a0"."${c}"`), ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
   const key = metadata.get(ApiKey.name);
   const [company, user] = [key.properties.company, key.properties.user];
   const pk = (cls: Function) => metadata.get(cls.name).properties[metadata.get(cls.name).primaryKeys[0]].fieldNames[0];

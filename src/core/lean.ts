@@ -1,5 +1,6 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
+import { runPrepared } from './prepared';
 
 // The lean read path (lists and batched loaders): rows fetched with the same SQL MikroORM would
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
@@ -513,7 +514,7 @@ export async function leanList<T>(
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
   const sql = (offset >= DEEP_OFFSET ? st.deepSql : st.sql).join(where);
-  const row = (await em.getConnection().execute(sql, [...params, ...params, limit, offset], 'get', em.getTransactionContext())) as { total: string; rows: unknown[][] };
+  const row = await runPrepared<{ total: string; rows: unknown[][] }>(em, sql, [...params, ...params, limit, offset], 'get');
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
     out.items = row.rows.map(shape.map);

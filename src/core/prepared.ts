@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * A statement the server runs on every request of a kind (the key lookup, list pages), run as a
+ * named prepared statement of its connection: PostgreSQL parses and plans it once per connection
+ * instead of on every request (~3 ms of the database's CPU for a GraphQL page of invoices, more
+ * than executing the page itself). Its parameters travel separately (MikroORM's execute writes
+ * them into the text, so that every request is a new statement).
+ *
+ * The name is a hash of the text: one statement per text and connection, and the texts are
+ * written by code (values are parameters), so their number is bounded. A statement with a list
+ * parameter (`in (?)`, which MikroORM expands) runs through MikroORM as before. Logged like any
+ * other statement (DEBUG_SQL), and inside a transaction it runs on the transaction's connection.
+ * Columns are named, never `*` at the top level: a prepared statement's result columns must not
+ * change under it (a migration that adds a column while a server runs).
+ */
+export async function runPrepared<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[], method: 'all' | 'get' = 'all'): Promise<T> {
+  const connection = em.getConnection() as any;
+  const trx = em.getTransactionContext();
+  if (params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
+  await connection.ensureConnection();
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
+  const query = connection.getKnex().raw(sql, params).options({ name });
+  if (trx) query.transacting(trx);
+  return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { query: sql, params });
+}
+
+const names = new Map<string, string>();
