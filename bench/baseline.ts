@@ -27,7 +27,7 @@ const AUTH = `select a0.*, c1.uuid as c1__uuid, c1.name as c1__name, c1.email as
 async function auth(req: http.IncomingMessage): Promise<Row | null> {
   const m = /^Bearer\s+(fsk_[0-9A-Za-z]{40})\s*$/i.exec(req.headers.authorization ?? '');
   if (!m) return null;
-  const { rows } = await pool.query(AUTH, [createHash('sha256').update(m[1]).digest('hex')]);
+  const { rows } = await pool.query({ name: 'auth', text: AUTH, values: [createHash('sha256').update(m[1]).digest('hex')] });
   return rows[0] ?? null;
 }
 
@@ -148,9 +148,16 @@ function rowOf(cols: readonly string[], values: unknown[], extra: string[] = [])
   return r;
 }
 
-async function list(table: string, where: string, row: string, params: unknown[], page: number, limit: number): Promise<{ total: number; rows: any[] }> {
+const names = new Map<string, string>();
+
+/** `prepare`: as the server, a list whose conditions are only equalities (not a search pattern) runs prepared. */
+async function list(table: string, where: string, row: string, params: unknown[], page: number, limit: number, prepare = true): Promise<{ total: number; rows: any[] }> {
   const offset = (page - 1) * limit;
-  const { rows } = await pool.query(listSql(table, where, row, params.length + 1, offset >= 1000), [...params, limit, offset]);
+  // Prepared per connection under a name of its text, as the server runs its lists (src/core/prepared.ts).
+  const text = listSql(table, where, row, params.length + 1, offset >= 1000);
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `list_${names.size}`));
+  const { rows } = await pool.query(prepare ? { name, text, values: [...params, limit, offset] } : { text, values: [...params, limit, offset] });
   return rows[0];
 }
 
@@ -175,7 +182,7 @@ async function customerList(company: string, q: URLSearchParams): Promise<Row> {
     where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
     if (digits) params.push(`%${digits}%`);
   }
-  const { total, rows } = await list('customers', where, `json_build_array(${columns('e', CUSTOMER)})`, params, page, limit);
+  const { total, rows } = await list('customers', where, `json_build_array(${columns('e', CUSTOMER)})`, params, page, limit, !search);
   return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };
 }
 

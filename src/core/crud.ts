@@ -46,19 +46,26 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   const conditions = [`e.${leanColumn(ctx.em, entity, 'company')} = ?`];
   const params: unknown[] = [ctx.companyId];
   if (!args.includeDeleted) conditions.push(`e.${leanColumn(ctx.em, entity, 'deletedAt')} is null`);
+  // A condition whose best plan depends on its values (a search pattern, a date) is planned for
+  // them on every request; equality to a key plans the same whatever the key (src/core/prepared.ts).
+  let prepare = true;
+  const add = (condition: string, p: unknown[]) => {
+    conditions.push(`(${condition})`);
+    params.push(...p);
+  };
   const w: ListWhere = {
     and(condition, p = []) {
-      conditions.push(`(${condition})`);
-      params.push(...p);
+      if (p.length) prepare = false;
+      add(condition, p);
     },
     col: (property) => `e.${leanColumn(ctx.em, entity, property)}`,
-    equals: (property, value) => w.and(`${w.col(property)} = ?`, [value]),
-    oneOf: (property, values) => w.and(`${w.col(property)} in (?)`, [values]),
+    equals: (property, value) => add(`${w.col(property)} = ?`, [value]),
+    oneOf: (property, values) => add(`${w.col(property)} in (?)`, [values]),
   };
   where?.(w);
   const sql = conditions.join(' and ');
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, sql, params, limit, offset, expected.related, expected.props);
+  const list = await leanList(ctx.em, entity, sql, params, limit, offset, expected.related, expected.props, prepare);
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);

@@ -495,7 +495,8 @@ export interface LeanList<T> {
  * One page of the rows matching `where` (SQL on alias `e`, its `?` taking `params`), newest first
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
- * (see Related). Null for an entity or relation this does not cover (the
+ * (see Related). Prepared (src/core/prepared.ts) unless `prepare` is false: conditions whose plan
+ * depends on their values. Null for an entity or relation this does not cover (the
  * caller then uses leanPage and the loaders).
  */
 export async function leanList<T>(
@@ -507,6 +508,7 @@ export async function leanList<T>(
   offset: number,
   related: readonly Related[] = [],
   props: readonly string[] | null = null,
+  prepare = true,
 ): Promise<LeanList<T> | null> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related);
@@ -514,7 +516,10 @@ export async function leanList<T>(
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
   const sql = (offset >= DEEP_OFFSET ? st.deepSql : st.sql).join(where);
-  const row = await runPrepared<{ total: string; rows: unknown[][] }>(em, sql, [...params, ...params, limit, offset], 'get');
+  const values = [...params, ...params, limit, offset];
+  const row = (
+    prepare ? await runPrepared(em, sql, values, 'get') : await em.getConnection().execute(sql, values, 'get', em.getTransactionContext())
+  ) as { total: string; rows: unknown[][] };
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
     out.items = row.rows.map(shape.map);
