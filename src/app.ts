@@ -22,6 +22,7 @@ import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
+import { usePreparedStatements } from './core/prepared';
 
 export interface AppDeps {
   orm: Orm;
@@ -39,6 +40,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** The whole HTTP surface, without listening (tests drive it with supertest). */
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configurePhotoStorage(config);
+  usePreparedStatements(config.dbPreparedStatements);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);

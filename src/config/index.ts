@@ -25,6 +25,8 @@ export interface Config {
   graphqlMaxCost: number;
   /** Queries run compiled by graphql-jit (src/graphql/executor.ts); false: graphql-js interprets every one. */
   graphqlJit: boolean;
+  /** Hot statements run as named prepared statements (src/core/prepared.ts); false for a pooler that cannot keep them. */
+  dbPreparedStatements: boolean;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10, 2, 100),
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
     graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
+    dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
   };

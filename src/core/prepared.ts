@@ -13,12 +13,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * parameter (`in (?)`, which MikroORM expands) runs through MikroORM as before. Logged like any
  * other statement (DEBUG_SQL), and inside a transaction it runs on the transaction's connection.
  * Columns are named, never `*` at the top level: a prepared statement's result columns must not
- * change under it (a migration that adds a column while a server runs).
+ * change under it (a migration that adds a column while a server runs). DB_PREPARED_STATEMENTS=false
+ * runs them all through MikroORM, for a connection pooler that does not keep prepared statements
+ * (PgBouncer in transaction mode before 1.21).
  */
 export async function runPrepared<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[], method: 'all' | 'get' = 'all'): Promise<T> {
   const connection = em.getConnection() as any;
   const trx = em.getTransactionContext();
-  if (params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
+  if (!enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
   await connection.ensureConnection();
   let name = names.get(sql);
   if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
@@ -28,3 +30,10 @@ export async function runPrepared<T = Record<string, unknown>>(em: EntityManager
 }
 
 const names = new Map<string, string>();
+
+let enabled = true;
+
+/** DB_PREPARED_STATEMENTS (set by createApp). */
+export function usePreparedStatements(on: boolean): void {
+  enabled = on;
+}
