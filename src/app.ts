@@ -99,13 +99,13 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
 
   const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost }, config.graphqlJit);
-  app.use(
-    '/graphql',
-    auth,
-    graphqlUploads(config.maxPhotoBytes),
-    express.json({ limit: JSON_LIMIT }),
-    expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }),
-  );
+  // GraphQL answers carry no ETag: express would hash every body (a page of invoices is ~60 KB)
+  // for a 304 that a POST never gets. A sub-app of its own, with this app's other settings.
+  const graphqlApp = express();
+  graphqlApp.disable('x-powered-by');
+  graphqlApp.set('etag', false);
+  graphqlApp.use(auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }));
+  app.use('/graphql', graphqlApp);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);

@@ -34,12 +34,12 @@ export class Loaders {
 
   one<T>(entity: Cls<T>, id: string | null | undefined): Awaitable<T | null> {
     if (!id) return null;
-    // A record this request has loaded already (a create's job and customer, the key's user) is
-    // the managed entity as the request left it: not read again.
-    const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
-    if (known && helper(known).__initialized) return known;
+    // Records come primed by a list (queries, which change nothing) or, in a request that writes,
+    // as the managed entity the request left them (a create's job and customer, the key's user).
     const primed = this.primedById.get(entity)?.get(id);
     if (primed !== undefined) return primed;
+    const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
+    if (known && helper(known).__initialized) return known;
     return this.byIdLoader(entity).load(id);
   }
 
