@@ -37,6 +37,13 @@ function compare(cls: any, meta: any, managed: any, lean: any): string[] {
   return diffs;
 }
 
+/** A fork of the EntityManager under a company's tenant filter, as a request's. */
+function tenantFork(companyId: string) {
+  const e = t.orm.em.fork();
+  e.setFilterParams(TENANT_FILTER, { companyId });
+  return e;
+}
+
 describe('lean read path', () => {
   it('maps every entity as MikroORM hydrates it (leanFind vs em.find)', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
@@ -57,11 +64,7 @@ describe('lean read path', () => {
 
   it('loads under the tenant filter as em.find does (the filter joins on relations included)', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
-    const em = () => {
-      const e = t.orm.em.fork();
-      e.setFilterParams(TENANT_FILTER, { companyId: demo!.company.uuid });
-      return e;
-    };
+    const em = () => tenantFork(demo!.company.uuid);
     const diffs: string[] = [];
     for (const cls of entities as any[]) {
       const meta = t.orm.getMetadata().get(cls.name);
@@ -87,11 +90,7 @@ describe('lean read path', () => {
     for (const cls of entities as any[]) {
       const meta = t.orm.getMetadata().get(cls.name);
       if (!meta.properties.company || !meta.properties.createdAt) continue;
-      const em = () => {
-        const e = t.orm.em.fork();
-        e.setFilterParams(TENANT_FILTER, { companyId });
-        return e;
-      };
+      const em = () => tenantFork(companyId);
       const qb = (e: any) => e.createQueryBuilder(cls, 'e').where({ company: companyId }).orderBy({ createdAt: 'desc', [meta.primaryKeys[0]]: 'desc' }).limit(3).offset(1);
       const e1 = em();
       const managed = await qb(e1).getResultList();
@@ -108,11 +107,7 @@ describe('lean read path', () => {
   it('lists a page with its count and related records in one statement (leanList) as leanPage, leanCount and the loaders do', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
-    const em = () => {
-      const e = t.orm.em.fork();
-      e.setFilterParams(TENANT_FILTER, { companyId });
-      return e;
-    };
+    const em = () => tenantFork(companyId);
     const diffs: string[] = [];
     let lists = 0;
     let relatedCompared = 0;
@@ -173,11 +168,7 @@ describe('lean read path', () => {
        select gen_random_uuid(), ?, 'Deep', 'Page ' || n, now() - n * interval '1 second' from generate_series(1, 1030) as n`,
       [companyId],
     );
-    const em = () => {
-      const e = t.orm.em.fork();
-      e.setFilterParams(TENANT_FILTER, { companyId });
-      return e;
-    };
+    const em = () => tenantFork(companyId);
     const where = `e.${leanColumn(em(), Customer, 'company')} = ? and e.${leanColumn(em(), Customer, 'deletedAt')} is null`;
     for (const offset of [999, 1000, 1020, 2000]) {
       const list = await leanList(em(), Customer, where, [companyId], 25, offset);
@@ -213,11 +204,7 @@ describe('lean read path', () => {
   it('loads by keys (the loaders) as em.find does: by primary key, and live children of each relation', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
-    const em = () => {
-      const e = t.orm.em.fork();
-      e.setFilterParams(TENANT_FILTER, { companyId });
-      return e;
-    };
+    const em = () => tenantFork(companyId);
     const diffs: string[] = [];
     let compared = 0;
     for (const cls of entities as any[]) {

@@ -19,8 +19,10 @@ export type Awaitable<T> = T | Promise<T>;
  * them with its page (leanList) and primes these loaders, so that the relation fields find them
  * here. A primed entry holds what its loader would have loaded for the same key (the record with
  * that id; the live records of that parent, newest first), so an expectation that is not used
- * costs work, never a wrong answer. Primed records are answered at once (not through a promise):
- * a page of 100 invoices asks for 200 relations.
+ * costs work, never a wrong answer. A GraphQL list may prime records read in part: only the
+ * columns that the operation's selections of that type read, anywhere in it
+ * (src/graphql/prefetch.ts), so every field of the operation finds what it reads. Primed records
+ * are answered at once (not through a promise): a page of 100 invoices asks for 200 relations.
  */
 export class Loaders {
   private readonly byId = new Map<Cls, DataLoader<string, any>>();
