@@ -184,7 +184,7 @@ describe('lean read path', () => {
   it('runs list statements prepared, on the transaction\'s connection inside one, and list parameters through MikroORM', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
-    const { runPrepared } = await import('../src/core/prepared');
+    const { runStatement } = await import('../src/core/prepared');
     const where = (em: any) => `e.${leanColumn(em, Customer, 'company')} = ? and e.${leanColumn(em, Customer, 'lastName')} = ?`;
     await t.orm.em.fork().transactional(async (em) => {
       em.setFilterParams(TENANT_FILTER, { companyId });
@@ -195,9 +195,9 @@ describe('lean read path', () => {
     }).catch((e) => expect(String(e)).toContain('roll back'));
     expect((await leanList(t.orm.em.fork(), Customer, where(t.orm.em), [companyId, 'Only'], 10, 0))!.total).toBe(0);
     // The same statement again (now prepared on its connection), and one with a list parameter.
-    for (let i = 0; i < 3; i++) expect((await runPrepared<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ?', [companyId]))[0].n).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect((await runStatement<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ?', [companyId]))[0].n).toBeGreaterThan(0);
     const names = ['Only', 'Nobody', ...(await t.orm.em.getConnection().execute(`select last_name from customers where company_uuid = ? limit 2`, [companyId])).map((r: any) => r.last_name)];
-    const [{ n }] = await runPrepared<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ? and last_name in (?)', [companyId, names]);
+    const [{ n }] = await runStatement<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ? and last_name in (?)', [companyId, names]);
     expect(n).toBeGreaterThan(0);
   });
 

@@ -7,7 +7,7 @@ import type { RequestContext } from '../core/context';
 import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../core/entity-sql';
 import { Loaders } from '../graphql/loaders';
 import { leanRecord } from '../core/lean';
-import { runPrepared } from '../core/prepared';
+import { runStatement } from '../core/prepared';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { User } from '../modules/user/user.entity';
@@ -30,7 +30,7 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   const em = orm.em.fork({ clear: true, useContext: true });
   // Revocation takes effect at once: the key is looked up on every request.
   const q = keyQuery(em.getMetadata());
-  const [row] = await runPrepared<Record<string, unknown>[]>(em, q.sql, [hashApiKey(m[1])]);
+  const [row] = await runStatement<Record<string, unknown>[]>(em, q.sql, [hashApiKey(m[1])]);
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
   const key = leanRecord(em, ApiKey, row) as ApiKey;
   let managed: ApiKey | undefined;
@@ -67,23 +67,23 @@ class KeyContext {
   ) {}
 
   get apiKey(): ApiKey {
-    return managedOf(this).apiKey;
+    return this.managed();
   }
 
   get company(): Company {
-    return managedOf(this).company;
+    return this.managed().company;
   }
 
   get user(): User {
-    return managedOf(this).user;
+    return this.managed().user;
   }
-}
 
-function managedOf(ctx: KeyContext): RequestContext {
-  const key = (ctx as unknown as { manage: () => ApiKey }).manage();
-  const own = (value: unknown) => ({ value, enumerable: true, writable: true, configurable: true });
-  Object.defineProperties(ctx, { apiKey: own(key), company: own(key.company), user: own(key.user) });
-  return ctx as unknown as RequestContext;
+  private managed(): ApiKey {
+    const key = this.manage();
+    const own = (value: unknown) => ({ value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperties(this, { apiKey: own(key), company: own(key.company), user: own(key.user) });
+    return key;
+  }
 }
 
 /** Makes the context's company, user and key managed entities now (see authenticate). */

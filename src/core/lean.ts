@@ -1,6 +1,6 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
-import { runPrepared } from './prepared';
+import { runStatement } from './prepared';
 
 // The lean read path (lists and batched loaders): rows fetched with the same SQL MikroORM would
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
@@ -517,9 +517,7 @@ export async function leanList<T>(
   const shape = jsonShapeOf(em, meta, props)!;
   const sql = (offset >= DEEP_OFFSET ? st.deepSql : st.sql).join(where);
   const values = [...params, ...params, limit, offset];
-  const row = (
-    prepare ? await runPrepared(em, sql, values, 'get') : await em.getConnection().execute(sql, values, 'get', em.getTransactionContext())
-  ) as { total: string; rows: unknown[][] };
+  const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
     out.items = row.rows.map(shape.map);

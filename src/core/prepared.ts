@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * A statement the server runs on every request of a kind (the key lookup, list pages), run as a
- * named prepared statement of its connection: PostgreSQL parses and plans it once per connection
+ * named prepared statement of its connection (unless `prepare` is false: its best plan depends on
+ * its values, such as a search pattern): PostgreSQL parses and plans it once per connection
  * instead of on every request (~3 ms of the database's CPU for a GraphQL page of invoices, more
  * than executing the page itself). Its parameters travel separately (MikroORM's execute writes
  * them into the text, so that every request is a new statement).
@@ -17,10 +18,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * runs them all through MikroORM, for a connection pooler that does not keep prepared statements
  * (PgBouncer in transaction mode before 1.21).
  */
-export async function runPrepared<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[], method: 'all' | 'get' = 'all'): Promise<T> {
+export async function runStatement<T = Record<string, unknown>>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  method: 'all' | 'get' = 'all',
+  prepare = true,
+): Promise<T> {
   const connection = em.getConnection() as any;
   const trx = em.getTransactionContext();
-  if (!enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
+  if (!prepare || !enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
   await connection.ensureConnection();
   let name = names.get(sql);
   if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
