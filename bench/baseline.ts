@@ -116,9 +116,10 @@ const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
 const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
 
 const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
-const companyToday = (alias: string) =>
-  `((now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "${alias}".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text)::text`;
-const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday('e')})`;
+// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company).
+const companyToday = () =>
+  `((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select $1::uuid as "company_uuid") as "co"))::text`;
+const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
 const customerOf = (cols: readonly string[]) =>
   `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
 const paymentsOf = (cols: readonly string[]) =>

@@ -4,6 +4,7 @@ import { leanByKeys, leanColumn, leanCount, leanFind, leanList, leanPage, Relate
 import { TENANT_FILTER } from '../src/core/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
+import { Invoice } from '../src/modules/invoice/invoice.entity';
 import { seedDemoIfEmpty } from '../src/seed/demo';
 import { useTestApp } from './helpers/app';
 
@@ -125,7 +126,7 @@ describe('lean read path', () => {
       for (const [limit, offset] of [[100, 0], [2, 1], [5, 10_000]]) {
         const where = `e.${leanColumn(em(), cls, 'company')} = ?`;
         const e1 = em();
-        const list = await leanList(e1, cls, where, [companyId], limit, offset, related);
+        const list = await leanList(e1, cls, companyId, where, [companyId], limit, offset, related);
         expect(list).not.toBeNull();
         lists++;
         const page = await leanPage(em(), cls, where, [companyId], limit, offset);
@@ -160,6 +161,37 @@ describe('lean read path', () => {
     expect(relatedCompared).toBeGreaterThan(20);
   });
 
+  it("computes a formula that reads only the row's company once per page (the invoices' company today)", async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    // Copies of the demo's invoice, so that the page has several rows.
+    const conn = t.orm.em.getConnection() as any;
+    await conn.execute(
+      `insert into invoices select (jsonb_populate_record(null::invoices, to_jsonb(i) || jsonb_build_object('uuid', gen_random_uuid(), 'invoice_number', i.invoice_number || '-c' || n))).*
+       from invoices i, generate_series(1, 3) n where i.company_uuid = ?`,
+      [companyId],
+    );
+    const em = tenantFork(companyId);
+    const spy = jest.spyOn(conn, 'executeQuery');
+    const where = `e.${leanColumn(em, Invoice, 'company')} = ?`;
+    const list = await leanList(em, Invoice, companyId, where, [companyId], 100, 0, [{ kind: 'one', prop: 'customer' }]);
+    const [sql, , ctx] = spy.mock.calls.find((c: any[]) => String(c[0]).includes('"invoices"'))! as any[];
+    spy.mockRestore();
+    expect(list!.items.length).toBeGreaterThanOrEqual(2);
+    // The statement as run, analyzed: its lookup of the primary location runs once, not per row.
+    const [{ 'QUERY PLAN': [plan] }] = await t.orm.em.getConnection().execute(`explain (analyze, format json) ${sql}`, ctx.params);
+    const loops: number[] = [];
+    const walk = (node: any) => {
+      if (node['Relation Name'] === 'locations') loops.push(node['Actual Loops']);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(plan.Plan);
+    expect(loops).toEqual([1]);
+    // And its value is the one each row's own formula gives.
+    const page = await leanPage(tenantFork(companyId), Invoice, where, [companyId], 100, 0);
+    expect(list!.items.map((i) => [i.uuid, i.companyToday, i.status])).toEqual(page.map((i) => [i.uuid, i.companyToday, i.status]));
+  });
+
   it('reads a deep page (past the rows it reads by their keys first) as leanPage does', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
@@ -171,7 +203,7 @@ describe('lean read path', () => {
     const em = () => tenantFork(companyId);
     const where = `e.${leanColumn(em(), Customer, 'company')} = ? and e.${leanColumn(em(), Customer, 'deletedAt')} is null`;
     for (const offset of [999, 1000, 1020, 2000]) {
-      const list = await leanList(em(), Customer, where, [companyId], 25, offset);
+      const list = await leanList(em(), Customer, companyId, where, [companyId], 25, offset);
       const page = await leanPage(em(), Customer, where, [companyId], 25, offset);
       expect(list!.items.map((c) => c.uuid)).toEqual(page.map((c) => c.uuid));
       expect(list!.total).toBe(await leanCount(em(), Customer, where, [companyId]));
@@ -190,10 +222,10 @@ describe('lean read path', () => {
       em.setFilterParams(TENANT_FILTER, { companyId });
       await em.getConnection().execute(`insert into customers (uuid, company_uuid, first_name, last_name) values (gen_random_uuid(), ?, 'Tx', 'Only')`, [companyId], 'run', em.getTransactionContext());
       // Uncommitted: only the transaction's connection sees it.
-      expect((await leanList(em, Customer, where(em), [companyId, 'Only'], 10, 0))!.items.map((c) => c.firstName)).toEqual(['Tx']);
+      expect((await leanList(em, Customer, companyId, where(em), [companyId, 'Only'], 10, 0))!.items.map((c) => c.firstName)).toEqual(['Tx']);
       throw new Error('roll back');
     }).catch((e) => expect(String(e)).toContain('roll back'));
-    expect((await leanList(t.orm.em.fork(), Customer, where(t.orm.em), [companyId, 'Only'], 10, 0))!.total).toBe(0);
+    expect((await leanList(t.orm.em.fork(), Customer, companyId, where(t.orm.em), [companyId, 'Only'], 10, 0))!.total).toBe(0);
     // The same statement again (now prepared on its connection), and one with a list parameter.
     for (let i = 0; i < 3; i++) expect((await runStatement<any[]>(t.orm.em.fork(), 'select count(*)::int as n from customers where company_uuid = ?', [companyId]))[0].n).toBeGreaterThan(0);
     const names = ['Only', 'Nobody', ...(await t.orm.em.getConnection().execute(`select last_name from customers where company_uuid = ? limit 2`, [companyId])).map((r: any) => r.last_name)];

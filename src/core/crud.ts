@@ -65,7 +65,7 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   where?.(w);
   const sql = conditions.join(' and ');
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, sql, params, limit, offset, expected.related, expected.props, prepare);
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, expected.related, expected.props, prepare);
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);

@@ -360,8 +360,12 @@ export async function leanCount(em: EntityManager, entity: EntityName<any>, wher
 export type Related = ({ kind: 'one'; prop: string } | { kind: 'children'; entity: EntityName<any>; prop: string }) & { props?: readonly string[] | null };
 
 interface JsonShape {
-  /** `json_build_array(<column values of the row under alias>)`. */
-  build(alias: string): string;
+  /**
+   * `json_build_array(<column values of the row under alias>)`. With `company` (an SQL expression
+   * of the company every row belongs to), a formula that reads nothing of its row but the
+   * company is computed once for the statement from it, not once per row (see companyFormula).
+   */
+  build(alias: string, company?: string): string;
   /** An instance from such an array (the same values the row path gives, through the same steps). */
   map(values: unknown[]): any;
 }
@@ -396,14 +400,18 @@ function jsonShapeOf(em: EntityManager, meta: EntityMetadata, props?: readonly s
   const steps = buildSteps(em, meta)?.filter((st) => !only || only.has(st.prop.name));
   const columns = steps?.map((st) => {
     const prop = st.prop;
-    if (prop.formula) return prop.lazy ? null : (alias: string) => jsonValue(em, prop, formulaSql(meta, prop, alias));
+    if (prop.formula) {
+      if (prop.lazy) return null;
+      const perCompany = companyFormula(meta, prop);
+      return (alias: string, company?: string) => jsonValue(em, prop, company && perCompany ? perCompany(company) : formulaSql(meta, prop, alias));
+    }
     if (prop.persist === false || prop.fieldNames?.length !== 1) return null;
     return (alias: string) => jsonValue(em, prop, `${q(alias)}.${q(prop.fieldNames[0])}`);
   });
   // json_build_array takes at most 100 arguments; a wider entity keeps the row path.
   if (steps && columns && columns.every(Boolean) && steps.length <= 90) {
     shape = {
-      build: (alias) => `json_build_array(${columns.map((c) => c!(alias)).join(', ')})`,
+      build: (alias, company) => `json_build_array(${columns.map((c) => c!(alias, company)).join(', ')})`,
       map: compileMapper(em, meta, steps, (i) => `d[${i}]`) as unknown as (values: unknown[]) => any,
     };
   }
@@ -411,16 +419,38 @@ function jsonShapeOf(em: EntityManager, meta: EntityMetadata, props?: readonly s
   return shape;
 }
 
-/** Pages starting this many rows in are read by their keys first (PageStatement.deepSql). */
+/**
+ * A formula that reads nothing of its row but the row's company (the invoice's "today" in the
+ * company timezone), written as an uncorrelated subquery on the company `company` gives:
+ * PostgreSQL computes it once per statement. Per row, the invoice page's primary-location lookup
+ * and timezone conversion cost ~0.7 ms of the database's time for 100 rows. Null for any other formula.
+ */
+function companyFormula(meta: EntityMetadata, prop: any): ((company: string) => string) | null {
+  const column = (meta.properties['company' as never] as any)?.fieldNames?.[0];
+  if (!column) return null;
+  const probe = formulaSql(meta, prop, '\u0000row');
+  const reads = new RegExp(`${q('\u0000row')}\\.(${q(column)}|${column})(?![\\w$])`, 'g');
+  if (probe.replace(reads, '').includes('\u0000row')) return null;
+  return (company) => `(select ${formulaSql(meta, prop, 'co')} from (select ${company} as ${q(column)}) as "co")`;
+}
+
+/** The placeholder of the company in a page statement (see companyFormula), made a `?` once written. */
+const COMPANY = '\u0000company\u0000';
+
+/** Pages starting this many rows in are read by their keys first (PageStatement.deepRows). */
 const DEEP_OFFSET = 1000;
 
 interface PageStatement {
-  /** Written once per entity and set of relations, around the two places the conditions go. */
-  sql: string[];
+  /** The count of the rows, around the place the conditions go. */
+  count: [string, string];
+  /** The page's rows, written once per entity and set of relations, around the place the conditions go. */
+  rows: [string, string];
   /** The same for a page past DEEP_OFFSET rows. */
-  deepSql: string[];
+  deepRows: [string, string];
   width: number;
   related: Array<{ spec: Related; shape: JsonShape }>;
+  /** How many `?` of the rows' part take the company (between the count's conditions and the rows'). */
+  companyParams: number;
 }
 
 const pageStatements = new WeakMap<EntityMetadata, Map<string, PageStatement | null>>();
@@ -447,37 +477,36 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
       if (spec.kind === 'one') {
         const prop = meta.properties[spec.prop as never] as any;
         if (prop.kind !== ReferenceKind.MANY_TO_ONE) continue;
-        parts.push(`(select ${targetShape.build(a)} from ${tableOf(target)} as ${q(a)} where ${sameCompany} and ${q(a)}.${col(target, target.primaryKeys[0])} = e.${col(meta, spec.prop)})`);
+        parts.push(`(select ${targetShape.build(a, COMPANY)} from ${tableOf(target)} as ${q(a)} where ${sameCompany} and ${q(a)}.${col(target, target.primaryKeys[0])} = e.${col(meta, spec.prop)})`);
       } else {
         const prop = target.properties[spec.prop] as any;
         if (prop?.kind !== ReferenceKind.MANY_TO_ONE || prop.targetMeta !== meta || !target.properties.deletedAt || !target.properties.createdAt) continue;
         const order = `${q(a)}.${col(target, 'createdAt')} desc, ${q(a)}.${col(target, target.primaryKeys[0])} desc`;
         parts.push(
-          `(select coalesce(json_agg(${targetShape.build(a)} order by ${order}), '[]'::json) from ${tableOf(target)} as ${q(a)}` +
+          `(select coalesce(json_agg(${targetShape.build(a, COMPANY)} order by ${order}), '[]'::json) from ${tableOf(target)} as ${q(a)}` +
             ` where ${sameCompany} and ${q(a)}.${col(target, spec.prop)} = e.${col(meta, meta.primaryKeys[0])} and ${q(a)}.${col(target, 'deletedAt')} is null)`,
         );
       }
       shapes.push({ spec, shape: targetShape });
     }
     const order = `e.${col(meta, 'createdAt')} desc, e.${col(meta, meta.primaryKeys[0])} desc`;
-    const row = parts.length ? `json_build_array(${shape.build('e')}, json_build_array(${parts.join(', ')}))` : shape.build('e');
+    const written = parts.length ? `json_build_array(${shape.build('e', COMPANY)}, json_build_array(${parts.join(', ')}))` : shape.build('e', COMPANY);
+    const companyParams = written.split(COMPANY).length - 1;
+    const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`);
     st = {
-      sql: [
-        `select (select count(*) from ${tableOf(meta)} as e where `,
-        `) as "total", (select coalesce(json_agg(${row} order by ${order}), '[]'::json) from (select * from ${tableOf(meta)} as e where `,
-        ` order by ${order} limit ? offset ?) as e) as "rows"`,
-      ],
+      count: [`(select count(*) from ${tableOf(meta)} as e where `, ')'],
+      rows: [`(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from (select * from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?) as e)`],
       // A deep page finds its keys first (the list indexes hold created_at and the key: an
       // index-only walk past the skipped rows), then reads its rows; reading whole rows while
       // skipping cost ~3× more at page 2000 of 100,000 customers.
-      deepSql: [
-        `select (select count(*) from ${tableOf(meta)} as e where `,
-        `) as "total", (select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ${tableOf(meta)} as e ` +
+      deepRows: [
+        `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ${tableOf(meta)} as e ` +
           `where e.${col(meta, meta.primaryKeys[0])} = any(array(select e.${col(meta, meta.primaryKeys[0])} from ${tableOf(meta)} as e where `,
-        ` order by ${order} limit ? offset ?))) as "rows"`,
+        ` order by ${order} limit ? offset ?)))`,
       ],
       width: parts.length,
       related: shapes,
+      companyParams,
     };
   }
   byRelations.set(key, st);
@@ -492,16 +521,18 @@ export interface LeanList<T> {
 }
 
 /**
- * One page of the rows matching `where` (SQL on alias `e`, its `?` taking `params`), newest first
+ * One page of the company's rows matching `where` (SQL on alias `e`, its `?` taking `params`;
+ * it must hold the rows to `company`, the company's key), newest first
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/core/prepared.ts) unless `prepare` is false: conditions whose plan
- * depends on their values. Null for an entity or relation this does not cover (the
- * caller then uses leanPage and the loaders).
+ * depends on their values. Null for an entity or relation this does not cover (the caller then
+ * uses leanPage and the loaders).
  */
 export async function leanList<T>(
   em: EntityManager,
   entity: EntityName<T>,
+  company: string,
   where: string,
   params: unknown[],
   limit: number,
@@ -515,8 +546,9 @@ export async function leanList<T>(
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
-  const sql = (offset >= DEEP_OFFSET ? st.deepSql : st.sql).join(where);
-  const values = [...params, ...params, limit, offset];
+  const [before, after] = offset >= DEEP_OFFSET ? st.deepRows : st.rows;
+  const sql = `select ${st.count.join(where)} as "total", ${before}${where}${after} as "rows"`;
+  const values = [...params, ...Array(st.companyParams).fill(company), ...params, limit, offset];
   const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
