@@ -126,13 +126,21 @@ const paymentsOf = (cols: readonly string[]) =>
   `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
   `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
 
+const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments']);
+/** The conditions of an unfiltered list: the company's rows that are not deleted. */
+const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
+
 /**
  * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
  * and $n+1; a page from row 1000 on finds its keys first, as the server does.
  */
 function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
   const order = `e."created_at" desc, e."uuid" desc`;
-  const total = `select (select count(*) from "${table}" as e where ${where}) as "total", `;
+  // An unfiltered list of a numbered document reads the company's kept count (migration 0009).
+  const kept = COUNTED.has(table) && where === LIVE;
+  const total = kept
+    ? `select coalesce((select dc.live from document_counts as dc where dc.company_uuid = $1 and dc.table_name = '${table}'), 0) as "total", `
+    : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
       `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"`;
@@ -193,7 +201,7 @@ const CUSTOMER_BY_ID = `select c0.*, p1.uuid as p1__uuid from customers as c0 le
 async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
   const row = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
-  const { total, rows } = await list('invoices', `e."company_uuid" = $1 and e."deleted_at" is null`, row, [company], page, limit);
+  const { total, rows } = await list('invoices', LIVE, row, [company], page, limit);
   const invoices = rows.map(([values, [c]]: [unknown[], [unknown[] | null]]) => {
     const customer = c && rowOf(CUSTOMER, c);
     return { ...invoiceJson(rowOf(INVOICE, values, ['company_today'])), customer: customer ? { uuid: customer.uuid, first_name: customer.first_name, last_name: customer.last_name } : null };
@@ -206,7 +214,7 @@ const ENUM = (v: string) => v.toUpperCase().replace(/ /g, '_');
 /** The GraphQL invoices page of bench/run.ts (one fixed query), answered by hand. */
 async function graphqlInvoices(company: string, limit: number): Promise<Row> {
   const row = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
-  const { total, rows } = await list('invoices', `e."company_uuid" = $1 and e."deleted_at" is null`, row, [company], 1, limit);
+  const { total, rows } = await list('invoices', LIVE, row, [company], 1, limit);
   const items = rows.map(([values, [c, payments]]: [unknown[], [unknown[] | null, unknown[][]]]) => {
     const r = rowOf(GQL_INVOICE, values, ['company_today']);
     const customer = c && rowOf(GQL_CUSTOMER, c);

@@ -6,6 +6,7 @@ import { Migration20261121000005_access } from './Migration20261121000005_access
 import { Migration20261121000006_performance } from './Migration20261121000006_performance';
 import { Migration20261121000007_numbering } from './Migration20261121000007_numbering';
 import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
+import { Migration20261121000009_document_counts } from './Migration20261121000009_document_counts';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261121000006_performance', class: Migration20261121000006_performance },
   { name: 'Migration20261121000007_numbering', class: Migration20261121000007_numbering },
   { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
+  { name: 'Migration20261121000009_document_counts', class: Migration20261121000009_document_counts },
 ];

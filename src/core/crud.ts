@@ -62,10 +62,12 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
     equals: (property, value) => add(`${w.col(property)} = ?`, [value]),
     oneOf: (property, values) => add(`${w.col(property)} in (?)`, [values]),
   };
+  const unfiltered = conditions.length;
   where?.(w);
   const sql = conditions.join(' and ');
+  const live = !args.includeDeleted && conditions.length === unfiltered;
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, expected.related, expected.props, prepare);
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, expected.related, expected.props, prepare, live);
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);

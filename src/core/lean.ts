@@ -1,6 +1,7 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
+import { COUNTED_TABLES, countedTotalSql } from './document-counts';
 
 // The lean read path (lists and batched loaders): rows fetched with the same SQL MikroORM would
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
@@ -526,8 +527,9 @@ export interface LeanList<T> {
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/core/prepared.ts) unless `prepare` is false: conditions whose plan
- * depends on their values. Null for an entity or relation this does not cover (the caller then
- * uses leanPage and the loaders).
+ * depends on their values. `live`: `where` selects exactly the company's rows that are not
+ * deleted (no filter), whose total a counted table keeps. Null for an entity or relation this
+ * does not cover (the caller then uses leanPage and the loaders).
  */
 export async function leanList<T>(
   em: EntityManager,
@@ -540,15 +542,19 @@ export async function leanList<T>(
   related: readonly Related[] = [],
   props: readonly string[] | null = null,
   prepare = true,
+  live = false,
 ): Promise<LeanList<T> | null> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related);
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
+  // The company's live rows of a counted table: their total is kept (src/core/document-counts.ts).
+  const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
+  const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
   const [before, after] = offset >= DEEP_OFFSET ? st.deepRows : st.rows;
-  const sql = `select ${st.count.join(where)} as "total", ${before}${where}${after} as "rows"`;
-  const values = [...params, ...Array(st.companyParams).fill(company), ...params, limit, offset];
+  const sql = `select ${total} as "total", ${before}${where}${after} as "rows"`;
+  const values = [...(kept ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
   const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
