@@ -7,7 +7,7 @@ import { FieldMeta, restFieldsOf } from '../core/fields';
 import type { Page } from '../core/pagination';
 import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { bodyToInput, queryToInput, toRest } from './case-map';
+import { bodyToInput, queryToInput, restSummaryWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
 import type { Embed, RouteDef } from './route';
 
@@ -113,20 +113,23 @@ export async function shape(route: RouteDef, ctx: RequestContext, result: unknow
 
 async function embed(specs: Embed[] | undefined, ctx: RequestContext, records: unknown[], out: Record<string, unknown>[]): Promise<void> {
   if (!specs?.length) return;
-  await Promise.all(
-    specs.flatMap((spec) =>
-      records.map(async (record, i) => {
-        const related = await ctx.loaders.one(spec.entity, spec.id(record));
-        if (!related) {
-          out[i][spec.key] = null;
-          return;
-        }
-        const full = toRest(spec.entity, related);
-        out[i][spec.key] = Object.fromEntries(spec.fields.map((f) => [f, full[f] ?? null]));
-      }),
-    ),
-  );
+  const waiting: Promise<void>[] = [];
+  for (const spec of specs) {
+    let summary = summaries.get(spec);
+    if (!summary) summaries.set(spec, (summary = restSummaryWriter(spec.entity, spec.fields)));
+    const write = summary;
+    records.forEach((record, i) => {
+      // Records a list brought with its page are answered at once (Loaders.prime).
+      const related = ctx.loaders.one(spec.entity, spec.id(record));
+      if (related instanceof Promise) waiting.push(related.then((r) => void (out[i][spec.key] = r ? write(r) : null)));
+      else out[i][spec.key] = related ? write(related) : null;
+    });
+  }
+  await Promise.all(waiting);
 }
+
+/** Each embed's summary writer (the summary's fields of the related record, as toRest writes them). */
+const summaries = new WeakMap<Embed, (obj: any) => Record<string, unknown>>();
 
 /**
  * GET → edit → PUT works: a field the update cannot change (read-only, or an embedded summary)
