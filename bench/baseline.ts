@@ -139,7 +139,9 @@ function listSql(table: string, where: string, row: string, n: number, deep: boo
   // An unfiltered list of a numbered document reads the company's kept count (migration 0009).
   const kept = COUNTED.has(table) && where === LIVE;
   const total = kept
-    ? `select coalesce((select dc.live from document_counts as dc where dc.company_uuid = $1 and dc.table_name = '${table}'), 0) as "total", `
+    ? `select (select (coalesce((select dc.live from document_counts as dc where dc.company_uuid = k.company and dc.table_name = '${table}'), 0)` +
+      ` + coalesce((select sum(p.n) from document_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
+      ` from (select $1::uuid as company) as k) as "total", `
     : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +

@@ -17,6 +17,8 @@ async function countsAgree(): Promise<void> {
     const counted = await sql(`select company_uuid, count(*)::int as n from ${table} where deleted_at is null group by 1 order by 1`);
     expect({ table, rows: kept }).toEqual({ table, rows: counted });
   }
+  // Every committed transaction's notes have moved into the counts.
+  expect(await sql(`select count(*)::int as n from document_counts_pending`)).toEqual([{ n: 0 }]);
 }
 
 /** The totals both surfaces give for the unfiltered lists, and with a filter (counted by rows). */
@@ -94,6 +96,17 @@ describe('document counts', () => {
     }).catch((e) => expect(String(e)).toContain('roll back'));
     await expectAll();
 
+    // A change rolled back to a savepoint leaves no note; the transaction's other changes count.
+    await t.orm.em.fork().transactional(async (em) => {
+      const run = (text: string) => em.getConnection().execute(text, [a.companyUuid], 'run', em.getTransactionContext());
+      await run(`update estimates set deleted_at = now() where company_uuid = ? and estimate_number like '%-1'`);
+      await em.getConnection().execute('savepoint s1', [], 'run', em.getTransactionContext());
+      await run(`update estimates set deleted_at = now() where company_uuid = ?`);
+      await em.getConnection().execute('rollback to savepoint s1', [], 'run', em.getTransactionContext());
+    });
+    await expectAll();
+    expect((await totals(a)).rest.estimates).toBe(6);
+
     // TRUNCATE of a table clears its counts.
     await sql(`truncate payments cascade`);
     await expectAll();
@@ -145,6 +158,21 @@ describe('document counts', () => {
     await countsAgree();
     const expected = await live(a);
     expect(await totals(a)).toEqual({ rest: expected, graphql: expected });
+  });
+
+  it('never deadlock a delete with a create on the same job (the count row is locked last, at commit)', async () => {
+    // Deleting an invoice locks the invoice's count (its update) and then its job (paid_at);
+    // creating one locks the job (its update) and then the count (its insert).
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const first = await Promise.all(Array.from({ length: 10 }, () => makeInvoice(t, a, { job_uuid: job.uuid })));
+    const results = await Promise.all([
+      ...first.map((i) => rest(t, a).delete(`/invoices/${i.uuid}`)),
+      ...first.map(() => makeInvoice(t, a, { job_uuid: job.uuid }).then(() => ({ status: 200, body: null }), (e) => ({ status: 500, body: String(e) }))),
+    ]);
+    expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    await countsAgree();
+    expect((await totals(a)).rest.invoices).toBe(10);
   });
 
   it('migration 0009 reverts and applies again, counting the rows already there', async () => {
