@@ -126,7 +126,7 @@ describe('lean read path', () => {
       for (const [limit, offset] of [[100, 0], [2, 1], [5, 10_000]]) {
         const where = `e.${leanColumn(em(), cls, 'company')} = ?`;
         const e1 = em();
-        const list = await leanList(e1, cls, companyId, where, [companyId], limit, offset, related);
+        const list = await leanList(e1, cls, companyId, where, [companyId], limit, offset, { related });
         expect(list).not.toBeNull();
         lists++;
         const page = await leanPage(em(), cls, where, [companyId], limit, offset);
@@ -174,7 +174,7 @@ describe('lean read path', () => {
     const em = tenantFork(companyId);
     const spy = jest.spyOn(conn, 'executeQuery');
     const where = `e.${leanColumn(em, Invoice, 'company')} = ?`;
-    const list = await leanList(em, Invoice, companyId, where, [companyId], 100, 0, [{ kind: 'one', prop: 'customer' }]);
+    const list = await leanList(em, Invoice, companyId, where, [companyId], 100, 0, { related: [{ kind: 'one', prop: 'customer' }] });
     const [sql, , ctx] = spy.mock.calls.find((c: any[]) => String(c[0]).includes('"invoices"'))! as any[];
     spy.mockRestore();
     expect(list!.items.length).toBeGreaterThanOrEqual(2);

@@ -67,7 +67,7 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   const sql = conditions.join(' and ');
   const live = !args.includeDeleted && conditions.length === unfiltered;
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, expected.related, expected.props, prepare, live);
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live });
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);

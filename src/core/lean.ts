@@ -521,6 +521,17 @@ export interface LeanList<T> {
   related: Array<{ spec: Related; values: unknown[] }>;
 }
 
+export interface LeanListOptions {
+  /** Related records to bring with the page (see Related). */
+  related?: readonly Related[];
+  /** The only properties of the rows to read (null: all). */
+  props?: readonly string[] | null;
+  /** Run as a prepared statement (false: conditions whose plan depends on their values). */
+  prepare?: boolean;
+  /** `where` selects exactly the company's rows that are not deleted (no filter). */
+  live?: boolean;
+}
+
 /**
  * One page of the company's rows matching `where` (SQL on alias `e`, its `?` taking `params`;
  * it must hold the rows to `company`, the company's key), newest first
@@ -539,10 +550,7 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  related: readonly Related[] = [],
-  props: readonly string[] | null = null,
-  prepare = true,
-  live = false,
+  { related = [], props = null, prepare = true, live = false }: LeanListOptions = {},
 ): Promise<LeanList<T> | null> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related);

@@ -7,7 +7,7 @@ import { FieldMeta, restFieldsOf } from '../core/fields';
 import type { Page } from '../core/pagination';
 import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { bodyToInput, queryToInput, restSummaryWriter, toRest } from './case-map';
+import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
 import type { Embed, RouteDef } from './route';
 
@@ -116,7 +116,7 @@ async function embed(specs: Embed[] | undefined, ctx: RequestContext, records: u
   const waiting: Promise<void>[] = [];
   for (const spec of specs) {
     let summary = summaries.get(spec);
-    if (!summary) summaries.set(spec, (summary = restSummaryWriter(spec.entity, spec.fields)));
+    if (!summary) summaries.set(spec, (summary = restWriter(spec.entity, spec.fields)));
     const write = summary;
     records.forEach((record, i) => {
       // Records a list brought with its page are answered at once (Loaders.prime).
