@@ -98,7 +98,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
 
   app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
 
-  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost }, config.graphqlJit);
+  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit);
   // GraphQL answers carry no ETag: express would hash every body (a page of invoices is ~60 KB)
   // for a 304 that a POST never gets. A sub-app of its own, with this app's other settings.
   const graphqlApp = express();
@@ -131,19 +131,32 @@ function cors(origins: string[]): RequestHandler {
   };
 }
 
+// Errors of reading a body (express.json, graphql-upload): the client's, so 400 naming the body.
 const BODY_ERRORS: Record<string, string> = {
-  'entity.parse.failed': 'body is not valid JSON',
-  'entity.too.large': 'body is larger than 1 MiB',
-  'encoding.unsupported': 'body has an unsupported character set',
-  'charset.unsupported': 'body has an unsupported character set',
-  'request.aborted': 'body was not received completely',
-  'entity.verify.failed': 'body is not valid JSON',
+  'entity.parse.failed': 'is not valid JSON',
+  'entity.verify.failed': 'is not valid JSON',
+  'entity.too.large': 'is larger than 1 MiB',
+  'encoding.unsupported': 'has an unsupported Content-Encoding (identity, gzip, deflate and br are accepted)',
+  'charset.unsupported': 'has an unsupported character set',
+  'request.aborted': 'was not received completely',
+  'request.size.invalid': 'does not have the length its Content-Length announced',
 };
 
+function bodyError(err: unknown): AppError | null {
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string } | null;
+  if (!e || typeof e !== 'object') return null;
+  const known = e.type ? BODY_ERRORS[e.type] : undefined;
+  if (known) return AppError.field('body', known);
+  // Any other refusal of a parser (http-errors marks client errors `expose`): a compressed body
+  // that does not decompress, a malformed multipart request.
+  if (e.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return AppError.field('body', e.type ? 'could not be read' : 'could not be decoded (does its Content-Encoding match its bytes?)');
+  }
+  return null;
+}
+
 const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  let app = asAppError(err);
-  const bodyError = BODY_ERRORS[(err as { type?: string })?.type ?? ''];
-  if (!app && bodyError) app = AppError.field('body', bodyError.replace(/^body /, ''));
+  let app = asAppError(err) ?? bodyError(err);
   if (!app) {
     logger.error({ err, requestId: req.requestId, method: req.method, path: req.path }, 'request failed');
     app = new AppError('INTERNAL', 'Internal server error');

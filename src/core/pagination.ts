@@ -4,10 +4,12 @@ import { ApiField, InputField } from './fields';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
+/** The last page a list serves (docs/conventions.md): past it, `page` is a 400, not a huge offset. */
+export const MAX_PAGE = 1_000_000;
 
 @ArgsType()
 export class ListArgs {
-  @InputField('page', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  @InputField('page', 'int', { check: (v) => (v < 1 ? 'must be at least 1' : v > MAX_PAGE ? `must be at most ${MAX_PAGE}` : null) })
   page?: number;
 
   @InputField('limit', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })

@@ -143,9 +143,14 @@ async function collect(input: any, naming: Naming, prefix: string): Promise<Erro
       const items = meta.list ? (Array.isArray(value) ? value : null) : [value];
       if (items) {
         for (let i = 0; i < items.length; i++) {
-          if (!isPlainObject(items[i]) && !(items[i] instanceof (meta.type!() as any))) continue;
-          const p = `${nameOf(meta, naming, prefix)}${meta.list ? `[${i}]` : ''}.`;
-          details.push(...(await collect(items[i], naming, p)));
+          const p = `${nameOf(meta, naming, prefix)}${meta.list ? `[${i}]` : ''}`;
+          if (!isPlainObject(items[i]) && !(items[i] instanceof (meta.type!() as any))) {
+            // Every element of a list of objects is an object: `[1]`, `["a"]`, `[null]` are refused here.
+            if (meta.list) details.push({ field: p, message: `${p} must be an object` });
+            bad.add(meta.prop);
+            continue;
+          }
+          details.push(...(await collect(items[i], naming, `${p}.`)));
         }
       }
     }

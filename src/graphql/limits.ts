@@ -20,6 +20,8 @@ import { variableErrors } from './input-errors';
 export interface GraphQLLimits {
   maxDepth: number;
   maxCost: number;
+  /** Most fields an operation may select (aliases and repetitions counted, fragments expanded). */
+  maxFields: number;
 }
 
 export interface QueryCost {
@@ -46,26 +48,48 @@ export const costEstimator: ComplexityEstimator = ({ type, field, args, childCom
   return 1 + childComplexity;
 };
 
-/** Depth of the operation, following fragments; introspection fields do not count. */
-export function operationDepth(document: DocumentNode, operation: OperationDefinitionNode): number {
+/** Depth and size of an operation: its deepest path and how many fields it selects. */
+export interface OperationShape {
+  /** Deepest field path (introspection fields do not count). */
+  depth: number;
+  /**
+   * Fields selected, with fragments expanded wherever they are spread and every alias and
+   * repetition counted: what an executor walks once per parent object.
+   */
+  fields: number;
+}
+
+/** The shape of an operation, following fragments (each fragment measured once, however often spread). */
+export function operationShape(document: DocumentNode, operation: OperationDefinitionNode): OperationShape {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const depthOf = (set: SelectionSetNode | undefined, seen: Set<string>): number => {
-    let max = 0;
+  const measured = new Map<string, OperationShape>();
+  const shapeOf = (set: SelectionSetNode | undefined, seen: Set<string>): OperationShape => {
+    let depth = 0;
+    let fields = 0;
     for (const s of set?.selections ?? []) {
+      let inner: OperationShape;
       if (s.kind === Kind.FIELD) {
+        fields += 1;
         if (s.name.value.startsWith('__')) continue;
-        max = Math.max(max, 1 + depthOf(s.selectionSet, seen));
+        inner = shapeOf(s.selectionSet, seen);
+        inner = { depth: inner.depth + 1, fields: inner.fields };
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
-        max = Math.max(max, depthOf(s.selectionSet, seen));
-      } else if (!seen.has(s.name.value)) {
+        inner = shapeOf(s.selectionSet, seen);
+      } else {
+        const name = s.name.value;
         // Validation already refused fragment cycles; `seen` only guards against them.
-        max = Math.max(max, depthOf(fragments.get(s.name.value)?.selectionSet, new Set([...seen, s.name.value])));
+        if (seen.has(name)) continue;
+        let hit = measured.get(name);
+        if (!hit) measured.set(name, (hit = shapeOf(fragments.get(name)?.selectionSet, new Set([...seen, name]))));
+        inner = hit;
       }
+      depth = Math.max(depth, inner.depth);
+      fields += inner.fields;
     }
-    return max;
+    return { depth, fields };
   };
-  return depthOf(operation.selectionSet, new Set());
+  return shapeOf(operation.selectionSet, new Set());
 }
 
 function refuse(message: string | AppError): GraphQLError {
@@ -74,7 +98,7 @@ function refuse(message: string | AppError): GraphQLError {
   return new GraphQLError(app.message, { originalError: app, extensions: { code: app.code, http: { status: 400 } } });
 }
 
-type Measured = { depth: number; requested: number } | { error: string };
+type Measured = { depth: number; fields: number; requested: number } | { error: string };
 
 // Depth and cost depend on the document, the operation and the variables only, and Apollo keeps
 // one parsed document per query text: measured once per document and variables (a few variable
@@ -84,9 +108,9 @@ const VARIABLE_SETS_PER_DOCUMENT = 32;
 
 function measure(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, operationName: string | undefined): Measured {
   const compute = (): Measured => {
-    const depth = operationDepth(document, operation);
+    const { depth, fields } = operationShape(document, operation);
     try {
-      return { depth, requested: getComplexity({ schema, query: document, variables, operationName, estimators: [costEstimator] }) };
+      return { depth, fields, requested: getComplexity({ schema, query: document, variables, operationName, estimators: [costEstimator] }) };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }
@@ -118,15 +142,26 @@ export function limitsPlugin(limits: GraphQLLimits): ApolloServerPlugin {
       let cost: QueryCost | undefined;
       return {
         async didResolveOperation({ request, document, schema, operation }) {
-          if (!operation) return;
+          if (!operation) {
+            // graphql-js would answer this only once executing (and the compiled path not at all).
+            throw refuse(
+              AppError.field(
+                'operationName',
+                request.operationName ? `names no operation of the document ("${request.operationName}")` : 'is required when the document holds more than one operation',
+              ),
+            );
+          }
           // Variables that do not fit their types: 400 naming each field (before costing, which
           // needs them).
           const bad = variableErrors(schema, operation, request.variables ?? {});
           if (bad.length) throw refuse(AppError.validation(bad));
           const measured = measure(schema, document, operation, request.variables ?? {}, request.operationName ?? undefined);
           if ('error' in measured) throw refuse(`could not be costed: ${measured.error}`);
-          const { depth, requested } = measured;
+          const { depth, fields, requested } = measured;
           cost = { requestedQueryCost: requested, maximumAvailable: limits.maxCost, depth, maximumDepth: limits.maxDepth };
+          if (fields > limits.maxFields) {
+            throw refuse(`selects ${fields} fields (aliases, repetitions and fragments counted), more than the maximum of ${limits.maxFields}`);
+          }
           if (depth > limits.maxDepth) throw refuse(`is nested ${depth} levels deep; the maximum depth is ${limits.maxDepth}`);
           if (requested > limits.maxCost) {
             throw refuse(`costs ${requested}, more than the maximum of ${limits.maxCost}; ask for fewer records (lower limit arguments) or fewer nested lists`);

@@ -58,12 +58,18 @@ const managedForMutationsPlugin: ApolloServerPlugin<RequestContext> = {
   },
 };
 
+/** Tokens in a GraphQL document: about ten times the largest document the limits let through. */
+export const MAX_TOKENS = 20_000;
+
 export async function createApolloServer(limits: GraphQLLimits, jit = true): Promise<ApolloServer<RequestContext>> {
   const schema = buildGraphQLSchema();
   const server = new ApolloServer<RequestContext>({
     // The schema; queries compiled by graphql-jit unless GRAPHQL_JIT=false (src/graphql/executor.ts).
     ...(jit ? { gateway: jitGateway(schema) } : { schema }),
     introspection: true,
+    // Parsing stops past this many tokens, before validation (whose checks of overlapping fields
+    // grow with the square of repeated selections) or any limit can see the document.
+    parseOptions: { maxTokens: MAX_TOKENS },
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
