@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
@@ -31,12 +31,27 @@ async function main(): Promise<void> {
     }
   }
   const { app, close } = await createApp({ orm, config });
-  const server: Server = app.listen(config.port, config.host, (err?: Error) => {
-    if (err) {
-      process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
-      void orm.close(true).catch(() => undefined).then(releaseDatabase).then(() => process.exit(1));
-      return;
-    }
+  // Slow or half-open connections cannot pin the server: a request must arrive whole within
+  // REQUEST_TIMEOUT_MS and its headers within HEADERS_TIMEOUT_MS; an idle keep-alive socket is
+  // closed after KEEP_ALIVE_TIMEOUT_MS (docs/security.md).
+  const server: Server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Not connectionsCheckingInterval: with it set, Node 20 and 22 stopped timing out sockets at
+      // all in our test (a silent socket stayed open); the default (30 s) checks headers timeouts.
+    },
+    app,
+  );
+  // Node's request and headers timeouts are checked every 30 s and only for sockets that began a
+  // request: any socket without traffic for REQUEST_TIMEOUT_MS is closed as well.
+  server.setTimeout(config.requestTimeoutMs, (socket) => socket.destroy());
+  server.on('error', (err) => {
+    process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
+    void orm.close(true).catch(() => undefined).then(releaseDatabase).then(() => process.exit(1));
+  });
+  server.listen(config.port, config.host, () => {
     const port = (server.address() as { port: number }).port;
     logger.info({ port, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`);
   });
@@ -68,11 +83,26 @@ async function main(): Promise<void> {
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));
     logger.info('stopped');
     await flushLogs();
-    process.exit(0);
+    process.exit(process.exitCode ?? 0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  lastResort = (err) => {
+    // A bug, never a client's doing (every stream and request has its own error path): the
+    // process state is unknown, so it drains what it can and exits for a supervisor to restart.
+    logger.fatal({ err }, 'uncaught exception: stopping');
+    process.exitCode = 1;
+    void shutdown('uncaughtException');
+  };
 }
+
+let lastResort = (err: unknown): void => {
+  logger.fatal({ err }, 'uncaught exception during start');
+  void flushLogs().then(() => process.exit(1));
+};
+process.on('uncaughtException', (err) => lastResort(err));
+// A promise nobody awaited that failed: logged; the request it belonged to has answered already.
+process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
 
 main().catch(async (err) => {
   if (err instanceof ConfigError) {

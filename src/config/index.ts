@@ -23,6 +23,13 @@ export interface Config {
   dbPoolMax: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  graphqlMaxFields: number;
+  /** Create the database DATABASE_URL names when it does not exist (otherwise the start stops). */
+  databaseCreate: boolean;
+  /** Node's HTTP server limits (src/main.ts): a whole request, its headers, an idle keep-alive socket. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   /** Queries run compiled by graphql-jit (src/graphql/executor.ts); false: graphql-js interprets every one. */
   graphqlJit: boolean;
   /** Hot statements run as named prepared statements (src/core/prepared.ts); false for a pooler that cannot keep them. */
@@ -115,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR?.trim() || '.data'),
     migrate: bool('MIGRATE', env.MIGRATE, true),
+    databaseCreate: bool('DATABASE_CREATE', env.DATABASE_CREATE, false),
     // Demo data only ever lands in the embedded database unless asked for explicitly.
     seedDemo: bool('SEED_DEMO', env.SEED_DEMO, !databaseUrl),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
@@ -133,10 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forcePathStyle: bool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, !!s3Endpoint),
     },
     logLevel: logLevel(env.LOG_LEVEL),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 120_000, 1_000, 3_600_000),
+    headersTimeoutMs: int('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 20_000, 1_000, 600_000),
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000, 1_000, 600_000),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     dbPoolMax: int('DB_POOL_MAX', env.DB_POOL_MAX, 10, 1, 1000),
     graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10, 2, 100),
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
+    graphqlMaxFields: int('GRAPHQL_MAX_FIELDS', env.GRAPHQL_MAX_FIELDS, 1_000, 10, 100_000),
     graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),

@@ -38,6 +38,8 @@ export function parseMultipart(req: Request, o: MultipartOptions): Promise<Multi
       return;
     }
     bb.on('file', (name, stream, info) => {
+      // A body that ends inside this file fails its stream as well as busboy: never unheard.
+      stream.on('error', () => undefined);
       if (!o.fileFields.includes(name) || details.length) {
         if (!o.fileFields.includes(name)) fail(name, `is not a known field (files go in ${o.fileFields.join(', ')})`);
         stream.resume();

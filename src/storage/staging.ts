@@ -46,6 +46,13 @@ export function cleanFileName(name: string | null | undefined): string | null {
  * the type. Refuses (400) oversized, empty and non-image files, leaving nothing behind.
  */
 export async function stageFile(source: Readable | (() => Readable), o: { dir: string; field: string; fileName: string | null | undefined; maxBytes: number }): Promise<StagedFile> {
+  // The upload's own failures (a body that ends inside the file, a client that disconnects) are
+  // the client's: a 400. They are listened for at once, before anything is awaited: a stream
+  // that fails with no listener takes the process down.
+  let sourceFailed = false;
+  const watch = (stream: Readable) => stream.on('error', () => void (sourceFailed = true));
+  if (typeof source !== 'function') watch(source);
+  const notReceived = () => AppError.field(o.field, 'was not received completely (the request ended inside the file)');
   await fs.mkdir(o.dir, { recursive: true });
   const target = path.join(o.dir, randomUUID());
   let size = 0;
@@ -68,10 +75,20 @@ export async function stageFile(source: Readable | (() => Readable), o: { dir: s
   try {
     try {
       // A function opens the stream here, where its errors (graphql-upload's 413) are handled.
-      await pipeline(typeof source === 'function' ? source() : source, counter, createWriteStream(target, { flags: 'wx' }));
+      let stream: Readable;
+      try {
+        stream = typeof source === 'function' ? watch(source()) : source;
+      } catch (err) {
+        // graphql-upload refuses to open a file whose upload already failed.
+        if ((err as { status?: number }).status === 413) throw tooLarge();
+        throw notReceived();
+      }
+      await pipeline(stream, counter, createWriteStream(target, { flags: 'wx' }));
     } catch (err) {
       // graphql-upload ends an oversized file's stream with a 413 error.
       if ((err as { status?: number }).status === 413) throw tooLarge();
+      if (err instanceof AppError) throw err;
+      if (sourceFailed) throw notReceived();
       throw err;
     }
     if (tooBig) throw tooLarge();
