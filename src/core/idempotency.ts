@@ -1,22 +1,34 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from './context';
+import { Loaders } from '../graphql/loaders';
 import { AppError } from '../errors/app-error';
 
-// Idempotency-Key on creates (DECISIONS §9), one mechanism for REST and GraphQL. A key is scoped
-// to the API key and the route; the first successful response is kept in PostgreSQL for 24 h and
-// returned for the same key and body; another body is a 400; errors are not kept. The key row is
-// inserted (committed) before the work runs, so a racing duplicate finds it and waits.
+// Idempotency-Key on creates (docs/invoices-and-payments.md), one mechanism for REST and
+// GraphQL. A key is scoped to the API key and the route; the first successful response is kept in
+// PostgreSQL for 24 h and returned for the same key and body; another body is a 400; errors are
+// not kept.
+//
+// The key's row, the records the request creates and the response it answers are written in ONE
+// transaction: a crash (or kill -9) at any point leaves either all of them or none, so a retry
+// either replays the response or runs the create anew, never both. A twin request with the same
+// key waits on the first one's uncommitted row (PostgreSQL's unique index), then replays it.
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const TTL = `interval '24 hours'`;
-const POLL_MS = 25;
-const WAIT_MS = 30_000;
-// A 'running' row this old belongs to a process that died mid-request: it may be taken over.
-const STALE = `interval '2 minutes'`;
+// How long a twin waits for the request that holds its key before it is told to retry later.
+const WAIT = `'30s'`;
 
 export type IdempotentStart =
   | { kind: 'replay'; response: unknown }
-  | { kind: 'run'; finish(response: unknown): Promise<void>; abandon(): Promise<void> };
+  | {
+      kind: 'run';
+      /** The request's context inside the transaction that holds the key: run the create with it. */
+      ctx: RequestContext;
+      /** Keeps the response and commits everything; the response may be sent only after. */
+      finish(response: unknown): Promise<void>;
+      /** Rolls everything back (the create failed, or its client went away). */
+      abandon(): Promise<void>;
+    };
 
 /** JSON with object keys sorted at every level, so that key order does not matter. */
 export function canonicalJson(value: unknown): string {
@@ -37,48 +49,65 @@ function checkKey(key: string): string {
   return k;
 }
 
-/** Claims the key for this request, or returns the stored response of the first one (waiting for it). */
+/**
+ * Claims the key inside a new transaction for the request, or returns the stored response of the
+ * first request with this key (waiting for it while it runs).
+ */
 export async function beginIdempotent(ctx: RequestContext, route: string, rawKey: string, body: unknown): Promise<IdempotentStart> {
   const key = checkKey(rawKey);
   const hash = createHash('sha256').update(canonicalJson(body)).digest('hex');
-  // Autocommit statements outside any request transaction: others must see the claim at once.
-  const conn = ctx.em.getConnection();
-  const run = <T>(sql: string, params: unknown[]) => conn.execute(sql, params, 'all') as Promise<T[]>;
   const pk = [ctx.apiKey.id, route, key];
-  // Expired rows are purged opportunistically, per company.
-  await run(`delete from idempotency_keys where company_uuid = ? and expires_at < now()`, [ctx.company.uuid]);
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const claimed = await run(
-      `insert into idempotency_keys (api_key_id, route, key, company_uuid, request_hash, state, expires_at)
-       values (?, ?, ?, ?, ?, 'running', now() + ${TTL}) on conflict do nothing returning key`,
-      [...pk, ctx.company.uuid, hash],
-    );
-    if (claimed.length) {
-      return {
-        kind: 'run',
-        finish: async (response) => {
-          // Kept as JSON text (a jsonb string): jsonb would reorder the keys, and a replay is the first response as sent.
-          await run(`update idempotency_keys set state = 'done', response = to_jsonb(?::text) where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
-        },
-        abandon: async () => {
-          await run(`delete from idempotency_keys where api_key_id = ? and route = ? and key = ? and state = 'running'`, pk);
-        },
-      };
+  // Expired rows are purged opportunistically, per company, outside the request's transaction.
+  await ctx.em.getConnection().execute(`delete from idempotency_keys where company_uuid = ? and expires_at < now()`, [ctx.company.uuid], 'run');
+  const em = ctx.em.fork({ clear: false });
+  await em.begin();
+  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+  let open = true;
+  const rollback = async () => {
+    if (!open) return;
+    open = false;
+    await em.rollback();
+  };
+  try {
+    await run(`set local lock_timeout = ${WAIT}`, []);
+    for (;;) {
+      // Waits while a twin holds an uncommitted row for this key; inserts once none is committed.
+      const claimed = await run(
+        `insert into idempotency_keys (api_key_id, route, key, company_uuid, request_hash, state, expires_at)
+         values (?, ?, ?, ?, ?, 'running', now() + ${TTL}) on conflict do nothing returning key`,
+        [...pk, ctx.company.uuid, hash],
+      );
+      if (claimed.length) break;
+      const [row] = await run<{ request_hash: string; state: string; response: unknown; expired: boolean }>(
+        `select request_hash, state, response, expires_at < now() as expired from idempotency_keys where api_key_id = ? and route = ? and key = ?`,
+        pk,
+      );
+      if (!row) continue;
+      // An expired row, or a 'running' one (only ever committed by a version that claimed keys
+      // outside the create's transaction, whose process died): taken over.
+      if (row.expired || row.state !== 'done') {
+        await run(`delete from idempotency_keys where api_key_id = ? and route = ? and key = ?`, pk);
+        continue;
+      }
+      await rollback();
+      if (row.request_hash !== hash) throw AppError.field(IDEMPOTENCY_HEADER, 'was already used with a different request body');
+      return { kind: 'replay', response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response };
     }
-    const [row] = await run<{ request_hash: string; state: string; response: unknown; stale: boolean; expired: boolean }>(
-      `select request_hash, state, response, created_at < now() - ${STALE} as stale, expires_at < now() as expired
-       from idempotency_keys where api_key_id = ? and route = ? and key = ?`,
-      pk,
-    );
-    if (!row) continue; // the first attempt failed and let go of the key: claim it again
-    if (row.expired || (row.state === 'running' && row.stale)) {
-      await run(`delete from idempotency_keys where api_key_id = ? and route = ? and key = ? and request_hash = ? and state = ?`, [...pk, row.request_hash, row.state]);
-      continue;
-    }
-    if (row.request_hash !== hash) throw AppError.field(IDEMPOTENCY_HEADER, 'was already used with a different request body');
-    if (row.state === 'done') return { kind: 'replay', response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response };
-    if (Date.now() > deadline) throw AppError.field(IDEMPOTENCY_HEADER, 'belongs to a request that is still running; retry later');
-    await new Promise((r) => setTimeout(r, POLL_MS));
+  } catch (err) {
+    await rollback().catch(() => undefined);
+    if ((err as { code?: string }).code === '55P03') throw AppError.field(IDEMPOTENCY_HEADER, 'belongs to a request that is still running; retry later');
+    throw err;
   }
+  const tx: RequestContext = { ...ctx, em, loaders: new Loaders(em) };
+  return {
+    kind: 'run',
+    ctx: tx,
+    finish: async (response) => {
+      // Kept as JSON text (a jsonb string): jsonb would reorder the keys, and a replay is the first response as sent.
+      await run(`update idempotency_keys set state = 'done', response = to_jsonb(?::text) where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
+      open = false;
+      await em.commit();
+    },
+    abandon: rollback,
+  };
 }

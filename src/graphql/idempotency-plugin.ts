@@ -29,7 +29,12 @@ export function idempotencyPlugin(): ApolloServerPlugin<RequestContext> {
             const g = toGraphQLError(app);
             return { http: rc.response.http, body: { kind: 'single', singleResult: { data: null, errors: [{ message: g.message, extensions: g.extensions }] } } };
           }
-          if (start.kind === 'run') return null;
+          if (start.kind === 'run') {
+            // The mutation runs in the key's transaction (src/core/idempotency.ts).
+            rc.contextValue.em = start.ctx.em;
+            rc.contextValue.loaders = start.ctx.loaders;
+            return null;
+          }
           rc.response.http.headers.set('idempotent-replayed', 'true');
           return { http: rc.response.http, body: { kind: 'single', singleResult: start.response as Record<string, unknown> } };
         },

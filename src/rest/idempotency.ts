@@ -4,8 +4,8 @@ import type { RouteDef } from './route';
 
 /**
  * Idempotency-Key on a creating JSON route (`creates: true`): a replay answers with the first
- * response; otherwise the route runs and its response is kept when it succeeded, before it is
- * sent, so a retry after the answer always finds it.
+ * response; otherwise the route runs inside the transaction that holds the key, and its response
+ * is kept, and everything committed, before it is sent (src/core/idempotency.ts).
  */
 export function idempotentRoute(route: RouteDef) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -20,6 +20,8 @@ export function idempotentRoute(route: RouteDef) {
         res.json(start.response);
         return;
       }
+      // The route runs in the key's transaction.
+      req.ctx = start.ctx;
       const send = res.json.bind(res);
       let settled = false;
       res.json = (body: unknown) => {
@@ -35,7 +37,7 @@ export function idempotentRoute(route: RouteDef) {
         );
         return res;
       };
-      // A client that goes away before the answer leaves the key free for its retry.
+      // A client that goes away before the answer: everything is rolled back, the key is free.
       res.on('close', () => {
         if (!settled) void start.abandon().catch(() => undefined);
       });
