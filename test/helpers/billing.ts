@@ -34,3 +34,21 @@ export async function pay(t: TestApp, tenant: Tenant, invoiceUuid: string, amoun
 }
 
 export const fields = (res: { body: { error?: { details?: Array<{ field: string }> } } }) => (res.body.error?.details ?? []).map((d) => d.field);
+
+/** One record of every resource of a company, through the REST API: the ids a route or field can take. */
+export async function makeEverything(t: TestApp, tenant: Tenant) {
+  const r = rest(t, tenant);
+  const ok = async (res: { status: number; body: any }, what: string) => {
+    if (res.status !== 200) throw new Error(`${what}: ${JSON.stringify(res.body)}`);
+    return res.body.data;
+  };
+  const customer = await makeCustomer(t, tenant);
+  const location = await ok(await r.post('/locations', { name: 'Main', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }), 'location');
+  const template = await ok(await r.post('/templates', { name: 'Drain clean', pricing_type: 'flat', base_price: 150, addons: [{ name: 'Camera', price: 99.5 }] }), 'template');
+  const estimate = await ok(await r.post('/estimates', { customer_uuid: customer.uuid, template_uuid: template.uuid }), 'estimate');
+  const job = await makeJob(t, tenant, { customer_uuid: customer.uuid });
+  const invoice = await makeInvoice(t, tenant, { job_uuid: job.uuid });
+  const payment = await ok(await pay(t, tenant, invoice.uuid, 10), 'payment');
+  const users = (await r.get('/users')).body.data.users as Array<{ id: string }>;
+  return { customer, location, template, estimate, job, invoice, payment, user: users[0] };
+}
