@@ -69,7 +69,8 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
       await orm.em.getConnection().execute('select 1');
       res.json({ success: true, data: { status: 'ready' } });
     } catch {
-      res.status(503).json({ success: false, data: null, error: { code: 'INTERNAL', message: 'database unavailable' } });
+      res.status(503).setHeader('Retry-After', '1');
+      res.json({ success: false, data: null, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
     }
   });
 
@@ -163,6 +164,7 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   const { status, body } = toHttpError(app);
   if (res.headersSent) return;
+  if (status === 503) res.setHeader('Retry-After', '1');
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');

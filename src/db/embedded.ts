@@ -169,13 +169,13 @@ function pgCtlPath(): string {
 }
 
 /** Postgres refuses to run as root: then pg_ctl runs as the `postgres` user (created by initialise). */
-async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
+export async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
   if (process.getuid?.() !== 0) return {};
   const id = async (flag: string) => Number((await execFileAsync('id', [flag, USER])).stdout.trim());
   return { uid: await id('-u'), gid: await id('-g') };
 }
 
-async function pgCtl(args: string[], ids: { uid?: number; gid?: number }): Promise<void> {
+export async function pgCtl(args: string[], ids: { uid?: number; gid?: number }): Promise<void> {
   await execFileAsync(pgCtlPath(), args, { ...ids, env: { ...process.env, LC_ALL: 'C' } });
 }
 

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'IP_RESTRICTED'
   | 'USAGE_LIMIT_EXCEEDED'
   | 'NOT_FOUND'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
@@ -28,7 +29,9 @@ export class AppError extends Error {
    * (an add-on, IP or usage limit) answers GraphQL with HTTP 403 too, as REST does.
    */
   get extensions(): Record<string, unknown> | undefined {
-    return FORBIDDEN.has(this.code) ? { code: this.code, http: { status: 403 } } : undefined;
+    if (FORBIDDEN.has(this.code)) return { code: this.code, http: { status: 403 } };
+    if (this.code === 'SERVICE_UNAVAILABLE') return { code: this.code, http: { status: 503, headers: new Map([['retry-after', '1']]) } };
+    return undefined;
   }
 
   static validation(details: ErrorDetail[]): AppError {

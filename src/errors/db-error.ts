@@ -17,10 +17,25 @@ export function fromDbError(err: unknown): AppError | null {
   }
 }
 
+// The database is not reachable (stopped, restarting, failing over, or every connection busy):
+// not the client's fault and not a bug, so 503 with Retry-After, and the request may be retried.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Client has encountered a connection error|Timeout acquiring a connection|the database system is (starting up|shutting down)/i;
+
+export function unavailable(err: unknown): AppError | null {
+  const e = err as { code?: string; name?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return null;
+  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || e.name === 'KnexTimeoutError' || UNAVAILABLE_MESSAGES.test(e.message ?? '')) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly');
+  }
+  return null;
+}
+
 /** The AppError behind an error thrown anywhere (directly, wrapped by GraphQL, or by the driver). */
 export function asAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   const original = (err as { originalError?: unknown })?.originalError;
   if (original && original !== err) return asAppError(original);
-  return fromDbError(err) ?? fromDbError((err as { cause?: unknown })?.cause);
+  const cause = (err as { cause?: unknown })?.cause;
+  return fromDbError(err) ?? fromDbError(cause) ?? unavailable(err) ?? unavailable(cause);
 }

@@ -17,6 +17,8 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
     case 'INTERNAL':
       return 500;
     default:
