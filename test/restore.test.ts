@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTenant, gql, rest, useTestApp } from './helpers/app';
+import { createTenant, gql, rest, Tenant, useTestApp } from './helpers/app';
 import { makeInvoice, pay } from './helpers/billing';
 import { Resource, RESOURCES, World } from './helpers/sync-resources';
 
@@ -20,9 +20,9 @@ async function world(): Promise<World> {
   return { t, tenant, customerUuid, jobUuid };
 }
 
-const total = async (w: World, r: Resource, tenant = w.tenant) => (await rest(t, tenant).get(r.path(w))).body.data.pagination.total as number;
+const total = async (w: World, r: Resource, tenant: Tenant | string = w.tenant) => (await rest(t, tenant).get(r.path(w))).body.data.pagination.total as number;
 const gqlTotal = async (w: World, r: Resource) => (await gql(t, w.tenant, `{ ${r.gql}(${r.gqlArgs?.(w) ?? ''}limit: 1) { pagination { total } } }`)).data[r.gql].pagination.total as number;
-const restoreGql = (w: World, r: Resource, uuid: string, tenant = w.tenant) =>
+const restoreGql = (w: World, r: Resource, uuid: string, tenant: Tenant | string = w.tenant) =>
   gql(t, tenant, `mutation { ${r.restore}(${r.restoreArgs?.(w) ?? ''}uuid: "${uuid}") { uuid deletedAt updatedAt } }`);
 
 /** A GET body without what changes between two reads (a fresh signed link, updated_at). */
