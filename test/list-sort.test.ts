@@ -137,3 +137,16 @@ describe.each(RESOURCES.map((r) => [r.name, r] as const))('%s list', (_, r) => {
     expect(gb.errors![0].extensions.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it("lists each list route's sort values as an enum, from the entity's declaration", async () => {
+    const w = await world();
+    const doc = (await rest(t, w.tenant).get('/openapi.json')).body;
+    for (const r of RESOURCES) {
+      const route = `/api/v1${r.path(w).replace(w.jobUuid, '{job_uuid}')}`;
+      const params = doc.paths[route].get.parameters as Array<{ name: string; schema: { enum?: string[]; format?: string } }>;
+      expect(params.find((p) => p.name === 'sort')!.schema.enum).toEqual(sortValuesOf(r.entity));
+      expect(params.find((p) => p.name === 'updated_since')!.schema.format).toBe('date-time');
+    }
+  });
+});

@@ -199,7 +199,7 @@ export async function restoreRecord<T extends Scoped>(ctx: RequestContext, entit
 }
 
 /** Each parent of the record must not be deleted (a restore under a deleted parent is refused). */
-export async function checkParentsLive(tx: RequestContext, entity: EntityName<any>, record: object, parents: NonNullable<RestoreOptions<unknown>['parents']>): Promise<void> {
+async function checkParentsLive(tx: RequestContext, entity: EntityName<any>, record: object, parents: NonNullable<RestoreOptions<unknown>['parents']>): Promise<void> {
   const meta = tx.em.getMetadata().find(entity as any)!;
   for (const p of parents) {
     const ref = (record as Record<string, { uuid?: string } | null>)[p.relation];
