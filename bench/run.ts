@@ -199,6 +199,10 @@ async function main(): Promise<void> {
       { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true },
       { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true },
       { id: 'invoice_list', label: 'REST invoice list + customer (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50', headers: auth(K) }], baseline: true },
+      // Sorted pages (docs/conventions.md, Lists): the same lists in another order, through their sort indexes.
+      { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }] },
+      { id: 'customer_list_sorted_name', label: 'REST customer list, sort=last_name (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=last_name', headers: auth(K) }] },
+      { id: 'invoice_list_sorted', label: 'REST invoice list, sort=-invoice_number (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50&sort=-invoice_number', headers: auth(K) }] },
       { id: 'graphql_invoices', label: 'GraphQL 100 invoices + customer + payments', variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: gqlBody(100) }], baseline: true },
       { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }], baseline: true, compareKeys: true },
       { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })) },

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityName, raw } from '@mikro-orm/postgresql';
 import type { RequestContext } from './context';
 import { AppError } from '../errors/app-error';
@@ -5,6 +6,7 @@ import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
 import { leanColumn, leanCount, leanList, leanPage } from './lean';
+import { orderSql, parseSort } from './sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -34,7 +36,9 @@ export interface ListWhere {
 }
 
 /**
- * Newest first (created_at desc, uuid desc), stable across pages; soft-deleted only on request.
+ * Newest first (created_at desc, uuid desc), or in the order `sort` names (src/core/sorting.ts), ties
+ * by the key in the same direction; stable across pages; soft-deleted only on request;
+ * `updatedSince` keeps the rows with updated_at at or after it.
  * One statement (leanList) brings the page, its count and the related records the request said it
  * will ask for (`ctx.loaders.expect`), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
@@ -43,9 +47,15 @@ export interface ListWhere {
  */
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
-  const conditions = [`e.${leanColumn(ctx.em, entity, 'company')} = ?`];
+  const column = (property: string) => `e.${leanColumn(ctx.em, entity, property)}`;
+  const meta = ctx.em.getMetadata().find(entity as any)!;
+  const sort = parseSort(meta.class, args.sort, column);
+  const order = sort && orderSql(sort, column(meta.primaryKeys[0]));
+  const conditions = [`${column('company')} = ?`];
   const params: unknown[] = [ctx.companyId];
-  if (!args.includeDeleted) conditions.push(`e.${leanColumn(ctx.em, entity, 'deletedAt')} is null`);
+  // Users have no deleted_at: every list of theirs is "live".
+  const deletable = !!meta.properties['deletedAt' as never];
+  if (!args.includeDeleted && deletable) conditions.push(`${column('deletedAt')} is null`);
   // A condition whose best plan depends on its values (a search pattern, a date) is planned for
   // them on every request; equality to a key plans the same whatever the key (src/core/prepared.ts).
   let prepare = true;
@@ -58,21 +68,23 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
       if (p.length) prepare = false;
       add(condition, p);
     },
-    col: (property) => `e.${leanColumn(ctx.em, entity, property)}`,
+    col: column,
     equals: (property, value) => add(`${w.col(property)} = ?`, [value]),
     oneOf: (property, values) => add(`${w.col(property)} in (?)`, [values]),
   };
   const unfiltered = conditions.length;
+  // A filter like any other: the kept count no longer applies.
+  if (args.updatedSince) w.and(`${column('updatedAt')} >= ?`, [args.updatedSince]);
   where?.(w);
   const sql = conditions.join(' and ');
-  const live = !args.includeDeleted && conditions.length === unfiltered;
+  const live = !args.includeDeleted && deletable && conditions.length === unfiltered;
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live });
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live, order });
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);
   }
-  const [items, total] = await Promise.all([leanPage(ctx.em, entity, sql, params, limit, offset), leanCount(ctx.em, entity, sql, params)]);
+  const [items, total] = await Promise.all([leanPage(ctx.em, entity, sql, params, limit, offset, order), leanCount(ctx.em, entity, sql, params)]);
   return pageOf(items, total, page, limit);
 }
 
@@ -150,6 +162,52 @@ export async function softDelete(ctx: RequestContext, record: Scoped, label: str
   record.deletedAt = new Date();
   await ctx.em.flush();
   return { message: `${label} deleted` };
+}
+
+export interface RestoreOptions<T> {
+  /** The record must also pass this (a photo must be the path's job's), else 404. */
+  match?: (record: T) => boolean;
+  /**
+   * Relations to records the restored one belongs to: restoring under a deleted one is 400 naming
+   * `field` (restore that one first), as creating under it would be.
+   */
+  parents?: Array<{ relation: string; field: string; label: string }>;
+  /** More changes in the same transaction, after deleted_at is cleared (a location's is_primary). */
+  apply?: (tx: RequestContext, record: T) => Promise<void> | void;
+}
+
+/**
+ * Clears deleted_at of the company's soft-deleted record (docs/conventions.md, Restore), in a
+ * transaction holding the record's row lock: unknown or another company's: 404; not deleted: 400.
+ * Kept counts and updated_at follow as for any other change.
+ */
+export async function restoreRecord<T extends Scoped>(ctx: RequestContext, entity: EntityName<T>, uuid: string, label: string, options: RestoreOptions<T> = {}): Promise<T> {
+  if (!isUuid(uuid)) throw AppError.notFound(label);
+  return ctx.em.transactional(async (em) => {
+    const tx: RequestContext = { ...ctx, em };
+    // The row itself only (no tenant-filter joins, which would lock related rows too).
+    const lock = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, filters: false } as const;
+    const record = (await em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId } as any, lock)) as T | null;
+    if (!record || (options.match && !options.match(record))) throw AppError.notFound(label);
+    if (!record.deletedAt) throw AppError.field('uuid', `is not deleted: this ${label.toLowerCase()} is live`);
+    await checkParentsLive(tx, entity, record, options.parents ?? []);
+    record.deletedAt = null;
+    await options.apply?.(tx, record);
+    await em.flush();
+    return record;
+  });
+}
+
+/** Each parent of the record must not be deleted (a restore under a deleted parent is refused). */
+async function checkParentsLive(tx: RequestContext, entity: EntityName<any>, record: object, parents: NonNullable<RestoreOptions<unknown>['parents']>): Promise<void> {
+  const meta = tx.em.getMetadata().find(entity as any)!;
+  for (const p of parents) {
+    const ref = (record as Record<string, { uuid?: string } | null>)[p.relation];
+    if (!ref?.uuid) continue;
+    const target = (meta.properties[p.relation as never] as any).targetMeta.class;
+    const parent = await tx.em.findOne(target, { uuid: ref.uuid, company: tx.companyId }, { filters: false, refresh: true });
+    if ((parent as Scoped | null)?.deletedAt) throw AppError.field(p.field, `is a deleted ${p.label}: restore the ${p.label} first`);
+  }
 }
 
 /** Next value of a per-company counter (job_number, payment_number): one atomic statement. */

@@ -47,6 +47,8 @@ export interface FieldOptions {
   default?: unknown;
   min?: number;
   max?: number;
+  /** A query field whose values depend on the listed entity (a list's `sort`): its enum in the OpenAPI document. */
+  valuesFor?: (entity: Function) => string[];
 }
 
 export interface FieldMeta extends FieldOptions {

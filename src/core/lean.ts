@@ -320,8 +320,11 @@ export function leanColumn(em: EntityManager, entity: EntityName<any>, property:
 
 const pageSelects = new WeakMap<EntityMetadata, string>();
 
-/** One page of the rows matching `where` (SQL on alias `e`), newest first (created_at desc, primary key desc), lean. */
-export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, where: string, params: unknown[], limit: number, offset: number): Promise<T[]> {
+/**
+ * One page of the rows matching `where` (SQL on alias `e`), in `sorted` order (ORDER BY on `e`), by
+ * default newest first (created_at desc, primary key desc), lean.
+ */
+export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, where: string, params: unknown[], limit: number, offset: number, sorted: string | null = null): Promise<T[]> {
   const meta = metaOf(em, entity);
   const mapper = mapperOf(em, meta.className);
   let select = pageSelects.get(meta);
@@ -332,7 +335,7 @@ export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, wher
     pageSelects.set(meta, select);
   }
   await (em as any).getContext().tryFlush(meta.className, {});
-  const order = `order by e.${leanColumn(em, entity, 'createdAt')} desc, e.${leanColumn(em, entity, meta.primaryKeys[0])} desc`;
+  const order = `order by ${sorted ?? `e.${leanColumn(em, entity, 'createdAt')} desc, e.${leanColumn(em, entity, meta.primaryKeys[0])} desc`}`;
   const rows = (await em.getConnection().execute(`${select} where ${where} ${order} limit ? offset ?`, [...params, limit, offset], 'all', em.getTransactionContext())) as Data[];
   const driver = em.getDriver();
   return rows.map((row) => mapper!(driver.mapResult(row, meta) as Data));
@@ -456,10 +459,10 @@ interface PageStatement {
 
 const pageStatements = new WeakMap<EntityMetadata, Map<string, PageStatement | null>>();
 
-function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly string[] | null, related: readonly Related[]): PageStatement | null {
+function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly string[] | null, related: readonly Related[], sorted: string | null): PageStatement | null {
   let byRelations = pageStatements.get(meta);
   if (!byRelations) pageStatements.set(meta, (byRelations = new Map()));
-  const key = [props?.join(',') ?? '*', ...related.map((r) => `${r.kind === 'one' ? `1:${r.prop}` : `n:${metaOf(em, r.entity).className}.${r.prop}`}(${r.props?.join(',') ?? '*'})`)].join(';');
+  const key = [sorted ?? '', props?.join(',') ?? '*', ...related.map((r) => `${r.kind === 'one' ? `1:${r.prop}` : `n:${metaOf(em, r.entity).className}.${r.prop}`}(${r.props?.join(',') ?? '*'})`)].join(';');
   let st = byRelations.get(key);
   if (st !== undefined) return st;
   st = null;
@@ -490,7 +493,7 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
       }
       shapes.push({ spec, shape: targetShape });
     }
-    const order = `e.${col(meta, 'createdAt')} desc, e.${col(meta, meta.primaryKeys[0])} desc`;
+    const order = sorted ?? `e.${col(meta, 'createdAt')} desc, e.${col(meta, meta.primaryKeys[0])} desc`;
     const written = parts.length ? `json_build_array(${shape.build('e', COMPANY)}, json_build_array(${parts.join(', ')}))` : shape.build('e', COMPANY);
     const companyParams = written.split(COMPANY).length - 1;
     const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`);
@@ -530,6 +533,8 @@ export interface LeanListOptions {
   prepare?: boolean;
   /** `where` selects exactly the company's rows that are not deleted (no filter). */
   live?: boolean;
+  /** ORDER BY on alias `e` (src/core/sorting.ts), ending in the primary key; null: newest first. */
+  order?: string | null;
 }
 
 /**
@@ -550,10 +555,10 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props = null, prepare = true, live = false }: LeanListOptions = {},
+  { related = [], props = null, prepare = true, live = false, order = null }: LeanListOptions = {},
 ): Promise<LeanList<T> | null> {
   const meta = metaOf(em, entity);
-  const st = pageStatement(em, meta, props, related);
+  const st = pageStatement(em, meta, props, related, order);
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;

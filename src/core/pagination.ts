@@ -1,6 +1,7 @@
 import { ArgsType, Field, ObjectType } from 'type-graphql';
 import { AppError } from '../errors/app-error';
 import { ApiField, InputField } from './fields';
+import { sortValuesOf } from './sorting';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -17,6 +18,17 @@ export class ListArgs {
 
   @InputField('include_deleted', 'boolean')
   includeDeleted?: boolean;
+
+  // The values each list takes are declared on its entity (src/core/sorting.ts).
+  @InputField('sort', 'string', {
+    nullable: true,
+    description: 'A sortable field, `-` in front for descending (e.g. -updated_at); ties by uuid',
+    valuesFor: sortValuesOf,
+  })
+  sort?: string | null;
+
+  @InputField('updated_since', 'datetime', { nullable: true, description: 'Only records with updated_at at or after this instant' })
+  updatedSince?: Date | null;
 }
 
 @ObjectType()

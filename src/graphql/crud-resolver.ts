@@ -13,11 +13,12 @@ export interface CrudService<T, C, U, L> {
   create(ctx: RequestContext, input: C): Promise<T>;
   update(ctx: RequestContext, uuid: string, input: U): Promise<T>;
   remove(ctx: RequestContext, uuid: string): Promise<{ message: string }>;
+  restore(ctx: RequestContext, uuid: string): Promise<T>;
 }
 
 /**
- * The five GraphQL operations of a resource (DECISIONS §13): `x(uuid)`, `xs(...)`, `createX`,
- * `updateX`, `deleteX`. A resource's resolver extends this and adds its relation fields.
+ * The GraphQL operations of a resource (DECISIONS §13): `x(uuid)`, `xs(...)`, `createX`,
+ * `updateX`, `deleteX`, and `restoreX` of a soft-deleted record (docs/conventions.md). A resource's resolver extends this and adds its relation fields.
  */
 export function CrudResolver<T, C, U, L>(o: {
   entity: Cls<T>;
@@ -60,6 +61,11 @@ export function CrudResolver<T, C, U, L>(o: {
     @Mutation(() => DeleteResult, { name: `delete${name}` })
     remove(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
       return o.service.remove(ctx, uuid);
+    }
+
+    @Mutation(() => o.entity, { name: `restore${name}` })
+    restore(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<T> {
+      return o.service.restore(ctx, uuid);
     }
   }
   return Crud;

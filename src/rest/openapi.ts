@@ -111,7 +111,11 @@ export function openApiDocument(routes: RouteDef[]): Schema {
     const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }));
     if (r.query) {
       for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) {
-        const schema = f.kind === 'enum' && f.list ? { type: 'string', description: `one value or a comma-separated list of: ${Object.values(f.enum!).join(', ')} (case-insensitive)` } : scalarSchema(f);
+        const schema = f.valuesFor
+          ? { type: 'string', enum: f.valuesFor(r.output), description: f.description }
+          : f.kind === 'enum' && f.list
+            ? { type: 'string', description: `one value or a comma-separated list of: ${Object.values(f.enum!).join(', ')} (case-insensitive)` }
+            : scalarSchema(f);
         params.push({ name: f.restName, in: 'query', required: false, schema });
       }
     }

@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { Location } from '../location/location.entity';
 
@@ -22,6 +23,8 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ last_name: 'lastName', first_name: 'firstName', company_name: 'companyName', email: 'email' })
 @Entity({ tableName: 'customers' })
 export class Customer extends TenantEntity {
   @ApiField('first_name', 'string') @Property({ type: 'text' }) firstName!: string;

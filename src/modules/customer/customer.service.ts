@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, restoreRecord, softDelete } from '../../core/crud';
 import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
@@ -63,5 +63,9 @@ export const customerService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     return softDelete(ctx, await this.get(ctx, uuid), 'Customer');
+  },
+
+  restore(ctx: RequestContext, uuid: string) {
+    return restoreRecord(ctx, Customer, uuid, 'Customer');
   },
 };

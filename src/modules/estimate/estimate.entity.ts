@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { byNumber, Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
@@ -39,6 +40,8 @@ const money = (fieldName: string) => ({ type: MoneyType, fieldName }) as const;
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ estimate_number: byNumber('estimateNumber'), total_amount: 'totalAmountCents', expires_at: 'expiresAt' })
 @Entity({ tableName: 'estimates' })
 export class Estimate extends TenantEntity {
   @ApiField('estimate_number', 'string') @Property({ type: 'text' }) estimateNumber!: string;

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../core/crud';
 import { companyTimezone } from '../../core/company-time';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
@@ -161,6 +161,11 @@ export const estimateService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     return softDelete(ctx, await this.get(ctx, uuid), 'Estimate');
+  },
+
+  // Under a live customer only; it keeps its number and status.
+  restore(ctx: RequestContext, uuid: string) {
+    return restoreRecord(ctx, Estimate, uuid, 'Estimate', { parents: [{ relation: 'customer', field: 'customerUuid', label: 'customer' }] });
   },
 };
 

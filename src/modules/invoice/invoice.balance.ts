@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
+import { restoreRecord } from '../../core/crud';
 import { toCents } from '../../core/money';
 import { isUuid } from '../../core/values';
 import { AppError } from '../../errors/app-error';
@@ -76,4 +77,15 @@ export async function syncJobPaidAt(tx: RequestContext, jobUuid: string | null):
   if (allPaid) job.paidAt ??= new Date();
   else job.paidAt = null;
   await tx.em.flush();
+}
+
+/**
+ * Restores a deleted invoice under a live customer (docs/invoices-and-payments.md): it counts
+ * again for its job's paid_at. Its row lock first, then the job's, as a delete takes them.
+ */
+export function restoreInvoice(ctx: RequestContext, uuid: string): Promise<Invoice> {
+  return restoreRecord(ctx, Invoice, uuid, 'Invoice', {
+    parents: [{ relation: 'customer', field: 'customerUuid', label: 'customer' }],
+    apply: (tx, invoice) => syncJobPaidAt(tx, invoice.jobUuid),
+  });
 }

@@ -1,6 +1,7 @@
 import { Entity, Formula, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { byNumber, Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
@@ -51,6 +52,8 @@ const money = (fieldName: string) => ({ type: MoneyType, fieldName });
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ invoice_number: byNumber('invoiceNumber'), issue_date: 'issueDate', due_date: 'dueDate', total_amount: 'totalAmountCents', balance_amount: 'balanceAmountCents' })
 @Entity({ tableName: 'invoices' })
 export class Invoice extends TenantEntity {
   @ApiField('invoice_number', 'string', { nullable: true }) @Property({ type: 'text' }) invoiceNumber!: string;

@@ -10,7 +10,7 @@ import { Job, JobStatus } from '../job/job.entity';
 import { setJobStatus } from '../job/job.service';
 import { Location } from '../location/location.entity';
 import { registerNumberedKind } from '../numbering/numbering.service';
-import { completedSum, lockInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
+import { completedSum, lockInvoice, restoreInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
 import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
@@ -269,6 +269,8 @@ export const invoiceService = {
       return { message: 'Invoice deleted' };
     });
   },
+
+  restore: restoreInvoice,
 };
 
 /** Status set by hand (DECISIONS §8). `paid` is the Completed sum before this change. */

@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
@@ -14,6 +15,8 @@ registerEnumType(JobPhotoType, { name: 'JobPhotoType' });
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ taken_at: 'takenAt', file_name: 'fileName' })
 @Entity({ tableName: 'job_photos' })
 export class JobPhoto extends TenantEntity {
   @ManyToOne(() => Job, { fieldName: 'job_uuid' })

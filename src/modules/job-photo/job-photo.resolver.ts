@@ -71,6 +71,11 @@ export class JobPhotoResolver {
     return jobPhotoService.remove(ctx, jobUuid, uuid);
   }
 
+  @Mutation(() => JobPhoto, { name: 'restoreJobPhoto' })
+  restore(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<JobPhoto> {
+    return jobPhotoService.restore(ctx, jobUuid, uuid);
+  }
+
   @FieldResolver(() => User, { nullable: true })
   user(@Root() photo: JobPhoto, @Ctx() ctx: RequestContext): Awaitable<User | null> {
     return ctx.loaders.one(User, photo.userId);

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { findActive, listPage, softDelete } from '../../core/crud';
+import { findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
 import { requireAddon } from '../../auth/addons';
 import { AppError } from '../../errors/app-error';
 import { discardStaged, StagedFile } from '../../storage/staging';
@@ -106,5 +106,13 @@ export const jobPhotoService = {
   // Soft delete only: the file stays in storage (DECISIONS §11).
   async remove(ctx: RequestContext, jobUuid: string, uuid: string) {
     return softDelete(ctx, await findPhoto(ctx, jobUuid, uuid), 'Photo');
+  },
+
+  // Under the path's job, which must be live (404 otherwise, as on every photo route); the file never left storage.
+  async restore(ctx: RequestContext, jobUuid: string, uuid: string) {
+    const parent = await job(ctx, jobUuid);
+    const photo = await restoreRecord(ctx, JobPhoto, uuid, 'Photo', { match: (p) => p.job.uuid === parent.uuid });
+    const [restored] = await withPhotoUrls(ctx, [photo]);
+    return restored;
   },
 };

@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { byNumber, Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
@@ -36,6 +37,8 @@ const stamp = () => ({ ...TIMESTAMP, nullable: true });
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ job_number: byNumber('jobNumber'), title: 'title', status: 'status', scheduled_date: 'scheduledDate' })
 @Entity({ tableName: 'jobs' })
 export class Job extends TenantEntity {
   // Assigned at create from the per-company sequence ("1", "2", …); read-only.

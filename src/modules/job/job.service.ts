@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { companyTimezone } from '../../core/company-time';
-import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../core/crud';
 import { toCents } from '../../core/money';
 import { dateIn, isDateOnly, parseTimestamp } from '../../core/values';
 import { AppError } from '../../errors/app-error';
@@ -100,5 +100,10 @@ export const jobService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     return softDelete(ctx, await this.get(ctx, uuid), 'Job');
+  },
+
+  // Under a live customer only; it keeps its number.
+  restore(ctx: RequestContext, uuid: string) {
+    return restoreRecord(ctx, Job, uuid, 'Job', { parents: [{ relation: 'customer', field: 'customerUuid', label: 'customer' }] });
   },
 };

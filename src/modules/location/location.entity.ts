@@ -1,6 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 
 // A fresh options object each time: MikroORM writes into the one it is given.
@@ -9,6 +10,8 @@ const json = () => ({ type: 'json', nullable: true }) as const;
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ name: 'name', city: 'city', state: 'state', zip: 'zip' })
 @Entity({ tableName: 'locations' })
 export class Location extends TenantEntity {
   @ApiField('name', 'string') @Property({ type: 'text' }) name!: string;

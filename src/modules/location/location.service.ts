@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, findActive, listPage, softDelete } from '../../core/crud';
+import { applyInput, findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
 import { ListArgs } from '../../core/pagination';
 import { AppError } from '../../errors/app-error';
 import { Location } from './location.entity';
@@ -65,5 +65,10 @@ export const locationService = {
       if (location.isPrimary) throw AppError.field('isPrimary', 'is true: a primary location cannot be deleted');
       return softDelete(tx, location, 'Location');
     });
+  },
+
+  // A restored location is never primary (the company's primary stays as it is).
+  restore(ctx: RequestContext, uuid: string) {
+    return restoreRecord(ctx, Location, uuid, 'Location', { apply: (_, l) => void (l.isPrimary = false) });
   },
 };

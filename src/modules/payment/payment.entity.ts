@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { byNumber, Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
@@ -29,6 +30,8 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ payment_number: byNumber('paymentNumber'), amount: 'amountCents', payment_date: 'paymentDate' })
 @Entity({ tableName: 'payments' })
 export class Payment extends TenantEntity {
   // A per-company sequence ("1", "2", …) assigned at create; read-only.

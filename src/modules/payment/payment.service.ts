@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { applyInput, findActive, listPage, nextSequence } from '../../core/crud';
+import { isUuid } from '../../core/values';
 import { centsToDecimal, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
 import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balance';
@@ -117,6 +118,32 @@ export const paymentService = {
       payment.deletedAt = new Date();
       await syncInvoice(tx, invoice);
       return { message: 'Payment deleted' };
+    });
+  },
+
+  /**
+   * A deleted payment counts again (docs/invoices-and-payments.md): under its invoice's row lock,
+   * as every payment change, so it and a concurrent new payment cannot both fit the balance; a
+   * Completed one that would take the invoice above its total is refused, and one whose invoice is
+   * deleted too (restore the invoice first).
+   */
+  async restore(ctx: RequestContext, uuid: string) {
+    if (!isUuid(uuid)) throw AppError.notFound('Payment');
+    const current = await ctx.em.findOne(Payment, { uuid: uuid.toLowerCase(), company: ctx.companyId });
+    if (!current) throw AppError.notFound('Payment');
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const invoice = await lockInvoice(tx, current.invoiceUuid);
+      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.company }, { refresh: true });
+      if (!payment.deletedAt) throw AppError.field('uuid', 'is not deleted: this payment is live');
+      if (invoice.deletedAt) throw AppError.field('invoiceUuid', 'is a deleted invoice: restore the invoice first');
+      payment.deletedAt = null;
+      if (payment.status === PaymentStatus.COMPLETED) {
+        checkPayable(invoice);
+        await checkWithinTotal(tx, invoice, payment);
+      }
+      await syncInvoice(tx, invoice);
+      return payment;
     });
   },
 };

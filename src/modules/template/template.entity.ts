@@ -1,6 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
@@ -41,6 +42,8 @@ const money = (fieldName: string) => ({ type: MoneyType, fieldName, nullable: tr
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ name: 'name', base_price: 'basePriceCents' })
 @Entity({ tableName: 'templates' })
 export class Template extends TenantEntity {
   @ApiField('name', 'string') @Property({ type: 'text' }) name!: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../core/context';
-import { findActive, listPage, softDelete } from '../../core/crud';
+import { findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
 import { ListArgs } from '../../core/pagination';
 import { toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
@@ -82,5 +82,9 @@ export const templateService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     return softDelete(ctx, await this.get(ctx, uuid), 'Template');
+  },
+
+  restore(ctx: RequestContext, uuid: string) {
+    return restoreRecord(ctx, Template, uuid, 'Template');
   },
 };

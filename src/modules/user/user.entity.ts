@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
+import { Sortable } from '../../core/sorting';
 import { TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { Company } from '../company/company.entity';
 
 @ObjectType()
 @TenantScoped()
+// The fields its lists sort by (docs/conventions.md, Lists).
+@Sortable({ first_name: 'firstName', last_name: 'lastName', email: 'email' })
 @Entity({ tableName: 'users' })
 export class User {
   @ApiField('id', 'uuid')

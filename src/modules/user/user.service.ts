@@ -1,19 +1,15 @@
 import type { RequestContext } from '../../core/context';
-import { ListArgs, pageOf, pageWindow } from '../../core/pagination';
+import { listPage } from '../../core/crud';
+import { ListArgs } from '../../core/pagination';
 import { isUuid } from '../../core/values';
 import { AppError } from '../../errors/app-error';
 import { User } from './user.entity';
 
 // Users are read-only over the API; the admin CLI creates them.
 export const userService = {
-  async list(ctx: RequestContext, args: ListArgs) {
-    const { page, limit, offset } = pageWindow(args);
-    const [items, total] = await ctx.em.findAndCount(
-      User,
-      { company: ctx.company },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
-    );
-    return pageOf(items, total, page, limit);
+  // The house list (sort, updated_since); users have no deleted_at, so include_deleted changes nothing.
+  list(ctx: RequestContext, args: ListArgs) {
+    return listPage(ctx, User, args);
   },
 
   async get(ctx: RequestContext, id: string) {
