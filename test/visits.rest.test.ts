@@ -1,30 +1,16 @@
 import { addUser, createTenant, rest, Tenant, TestApp, useTestApp } from './helpers/app';
+import { at, makeJob, makeVisit, slot } from './helpers/visits';
 
 // Visits and crews over REST (docs/visits.md).
 
 const t = useTestApp();
 
-export async function makeJob(t: TestApp, a: Tenant, extra: object = {}) {
-  const c = (await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'Lovelace' })).body.data;
-  const res = await rest(t, a).post('/jobs', { customer_uuid: c.uuid, title: 'Install', ...extra });
-  expect(res.body.error).toBeUndefined();
-  return res.body.data;
-}
-
-async function visit(t: TestApp, a: Tenant, jobUuid: string, body: object) {
-  const res = await rest(t, a).post(`/jobs/${jobUuid}/visits`, body);
-  expect(res.body.error).toBeUndefined();
-  return res.body.data;
-}
-
-const at = (h: number, day = '2026-06-01') => `${day}T${String(h).padStart(2, '0')}:00:00.000Z`;
-const slot = (from: number, to: number, day?: string) => ({ starts_at: at(from, day), ends_at: at(to, day) });
 
 describe('visits over REST', () => {
   it('creates, reads, lists, updates and deletes a visit of a job', async () => {
     const a = await createTenant(t);
     const j = await makeJob(t, a);
-    const v = await visit(t, a, j.uuid, { title: 'Rough-in', instructions: 'Side door', ...slot(13, 15), assigned_user_ids: [a.userId] });
+    const v = await makeVisit(t, a, j.uuid, { title: 'Rough-in', instructions: 'Side door', ...slot(13, 15), assigned_user_ids: [a.userId] });
     expect(v).toMatchObject({ job_uuid: j.uuid, title: 'Rough-in', instructions: 'Side door', status: 'Scheduled', starts_at: at(13), ends_at: at(15), all_day: false, visit_date: '2026-06-01', assigned_user_ids: [a.userId], completed_at: null, deleted_at: null });
     expect(v.job).toEqual({ uuid: j.uuid, job_number: '1', title: 'Install', status: 'New' });
     expect(Object.keys(v)).toEqual(['uuid', 'job_uuid', 'title', 'instructions', 'status', 'starts_at', 'ends_at', 'all_day', 'visit_date', 'assigned_user_ids', 'completed_at', 'created_at', 'updated_at', 'deleted_at', 'job']);
@@ -64,7 +50,7 @@ describe('visits over REST', () => {
     await bad({ assigned_user_ids: ['nope'] }, 'assigned_user_ids');
     await bad({ status: 'Done' }, 'status');
     expect((await rest(t, a).get(`/jobs/${j.uuid}/visits`)).body.data.pagination.total).toBe(0);
-    const un = await visit(t, a, j.uuid, {});
+    const un = await makeVisit(t, a, j.uuid, {});
     expect(un).toMatchObject({ status: 'Unscheduled', starts_at: null, ends_at: null, all_day: false, visit_date: null, assigned_user_ids: [], title: null });
   });
 
@@ -73,10 +59,10 @@ describe('visits over REST', () => {
     const tess = (await addUser(t, a)).id;
     const j1 = await makeJob(t, a);
     const j2 = await makeJob(t, a);
-    const late = await visit(t, a, j1.uuid, { ...slot(14, 16), assigned_user_ids: [tess] });
-    const early = await visit(t, a, j2.uuid, { ...slot(8, 10), assigned_user_ids: [a.userId] });
-    const mid = await visit(t, a, j2.uuid, { ...slot(10, 12), assigned_user_ids: [a.userId, tess] });
-    const none = await visit(t, a, j1.uuid, {});
+    const late = await makeVisit(t, a, j1.uuid, { ...slot(14, 16), assigned_user_ids: [tess] });
+    const early = await makeVisit(t, a, j2.uuid, { ...slot(8, 10), assigned_user_ids: [a.userId] });
+    const mid = await makeVisit(t, a, j2.uuid, { ...slot(10, 12), assigned_user_ids: [a.userId, tess] });
+    const none = await makeVisit(t, a, j1.uuid, {});
     const uuids = async (q: string) => {
       const res = await rest(t, a).get(`/visits${q}`);
       expect(res.status).toBe(200);
@@ -104,7 +90,7 @@ describe('visits over REST', () => {
   it('complete: Completed with completed_at (default now, or the one sent); a Cancelled visit is 400', async () => {
     const a = await createTenant(t);
     const j = await makeJob(t, a);
-    const v = await visit(t, a, j.uuid, slot(9, 10));
+    const v = await makeVisit(t, a, j.uuid, slot(9, 10));
     const before = Date.now();
     const done = (await rest(t, a).post(`/visits/${v.uuid}/complete`)).body.data;
     expect(done.status).toBe('Completed');
@@ -125,7 +111,7 @@ describe('visits over REST', () => {
     const b = await createTenant(t, { name: 'B' });
     const tess = (await addUser(t, a)).id;
     const j = await makeJob(t, a);
-    const v = await visit(t, a, j.uuid, slot(9, 10));
+    const v = await makeVisit(t, a, j.uuid, slot(9, 10));
     const assign = (body: object) => rest(t, a).post(`/visits/${v.uuid}/assign`, body);
     expect((await assign({ user_ids: [tess] })).body.data.assigned_user_ids).toEqual([tess]);
     expect((await assign({ user_ids: [a.userId, tess], mode: 'add' })).body.data.assigned_user_ids).toEqual([tess, a.userId]);
@@ -148,7 +134,7 @@ describe('visits over REST', () => {
     const a = await createTenant(t);
     const b = await createTenant(t, { name: 'B' });
     const j = await makeJob(t, a);
-    const v = await visit(t, a, j.uuid, { ...slot(9, 10), assigned_user_ids: [a.userId] });
+    const v = await makeVisit(t, a, j.uuid, { ...slot(9, 10), assigned_user_ids: [a.userId] });
     expect((await rest(t, b).get(`/visits/${v.uuid}`)).status).toBe(404);
     expect((await rest(t, b).put(`/visits/${v.uuid}`, { title: 'x' })).status).toBe(404);
     expect((await rest(t, b).delete(`/visits/${v.uuid}`)).status).toBe(404);
@@ -163,7 +149,7 @@ describe('visits over REST', () => {
     const cross = await rest(t, b).post(`/jobs/${bj.uuid}/visits`, { assigned_user_ids: [a.userId] });
     expect(cross.status).toBe(400);
     expect(cross.body.error.details).toEqual([{ field: 'assigned_user_ids', message: 'assigned_user_ids must list users of this company' }]);
-    const bv = await visit(t, b, bj.uuid, slot(9, 10));
+    const bv = await makeVisit(t, b, bj.uuid, slot(9, 10));
     expect((await rest(t, b).put(`/visits/${bv.uuid}`, { assigned_user_ids: [a.userId] })).status).toBe(400);
     expect((await rest(t, a).get(`/visits/${v.uuid}`)).body.data.assigned_user_ids).toEqual([a.userId]);
   });
