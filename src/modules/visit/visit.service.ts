@@ -65,7 +65,7 @@ export const visitService = {
     const rows = await ctx.em
       .createQueryBuilder(Visit, 'e')
       .where({ company: ctx.companyId, deletedAt: null })
-      .andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id = any(?::uuid[])${inRange})`, [ctx.companyId, userIds, ...(ranged ? range : [])])
+      .andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id in (?)${inRange})`, [ctx.companyId, [...userIds], ...(ranged ? range : [])])
       .orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC })
       .getResultList();
     return userIds.map((id) => rows.filter((v) => v.assignedUserIds.includes(id)).slice(0, 100));
