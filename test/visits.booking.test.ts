@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { addUser, createTenant, gql, rest, Tenant, TestApp, useTestApp } from './helpers/app';
+import { requireExtensions } from '../src/db/orm';
 import { at, makeJob, makeVisit, slot } from './helpers/visits';
 
 // Double booking refused by the database, DST, and the jobs' schedule fields (docs/visits.md).
@@ -79,6 +80,15 @@ describe('double booking', () => {
     } finally {
       await db.end();
     }
+  });
+});
+
+describe('the btree_gist extension', () => {
+  it('is available and installed; a missing extension stops the start with a clear message', async () => {
+    await expect(requireExtensions(t.orm)).resolves.toBeUndefined();
+    const rows = await t.orm.em.getConnection().execute(`select extname from pg_extension where extname = 'btree_gist'`);
+    expect(rows).toHaveLength(1);
+    await expect(requireExtensions(t.orm, ['btree_gist', 'no_such_extension'])).rejects.toThrow(/^PostgreSQL extension no_such_extension is not available on this server/);
   });
 });
 
