@@ -191,3 +191,45 @@ describe('the jobs schedule fields (old clients)', () => {
     expect((await rest(t, a).get(`/jobs?assigned_to_user_id=${tess}`)).body.data.jobs.map((x: { uuid: string }) => x.uuid)).toEqual([onlyUser.uuid]);
   });
 });
+
+describe('migration 0013', () => {
+  it('reverts, and applies again giving existing scheduled jobs one visit each', async () => {
+    const a = await createTenant(t);
+    const tess = (await addUser(t, a)).id;
+    const c = (await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'Lovelace' })).body.data;
+    const b = await createTenant(t, { name: 'B' });
+    const bc = (await rest(t, b).post('/customers', { first_name: 'Bo', last_name: 'B' })).body.data;
+    const sql = (q: string, p: unknown[] = []) => t.orm.em.getConnection().execute(q, p);
+    const migrator = t.orm.getMigrator();
+    try {
+      await migrator.down({ to: 'Migration20261121000009_document_counts' });
+      expect(await sql(`select to_regclass('visits') as r`)).toEqual([{ r: null }]);
+      expect(await sql(`select column_name from information_schema.columns where table_name = 'companies' and column_name = 'prevent_double_booking'`)).toEqual([]);
+      // Jobs written before visits existed: timed, date only, user only, nothing.
+      const insert = `insert into jobs (uuid, company_uuid, customer_uuid, title, status, priority, is_urgent, is_emergency, scheduled_date, scheduled_time_start, scheduled_time_end, assigned_to_user_id, created_at, updated_at)
+        values (gen_random_uuid(), ?, ?, ?, 'New', 'Normal', false, false, ?, ?, ?, ?, now(), now())`;
+      await sql(insert, [a.companyUuid, c.uuid, 'timed', '2026-03-08', '01:00', '04:00', tess]);
+      await sql(insert, [a.companyUuid, c.uuid, 'day', '2026-03-08', null, null, null]);
+      await sql(insert, [a.companyUuid, c.uuid, 'user', null, null, null, tess]);
+      await sql(insert, [a.companyUuid, c.uuid, 'none', null, null, null, null]);
+      // Another company whose old jobs double-book its user: it starts with the setting off.
+      await sql(insert, [b.companyUuid, bc.uuid, 'x', '2026-06-01', '09:00', '11:00', b.userId]);
+      await sql(insert, [b.companyUuid, bc.uuid, 'y', '2026-06-01', '10:00', '12:00', b.userId]);
+    } finally {
+      await migrator.up();
+    }
+    const visits = await sql(
+      `select j.title, v.status, v.starts_at::text as starts_at, v.ends_at::text as ends_at, v.all_day, v.visit_date::text as visit_date, v.assigned_user_ids::text[] as users
+       from visits v join jobs j on j.uuid = v.job_uuid where v.company_uuid = ? order by j.title`,
+      [a.companyUuid],
+    );
+    expect(visits).toEqual([
+      { title: 'day', status: 'Scheduled', starts_at: '2026-03-08 05:00:00+00', ends_at: '2026-03-09 04:00:00+00', all_day: true, visit_date: '2026-03-08', users: [] },
+      { title: 'timed', status: 'Scheduled', starts_at: '2026-03-08 06:00:00+00', ends_at: '2026-03-08 08:00:00+00', all_day: false, visit_date: '2026-03-08', users: [tess] },
+      { title: 'user', status: 'Unscheduled', starts_at: null, ends_at: null, all_day: false, visit_date: null, users: [tess] },
+    ]);
+    expect((await rest(t, a).get('/companies/me')).body.data.settings.prevent_double_booking).toBe(true);
+    expect((await rest(t, b).get('/companies/me')).body.data.settings.prevent_double_booking).toBe(false);
+    expect((await rest(t, b).get('/visits')).body.data.pagination.total).toBe(2);
+  });
+});
