@@ -80,7 +80,7 @@ describe('visits over GraphQL', () => {
     await rest(t, a).put('/companies/me/settings', { prevent_double_booking: false });
     const users = [a.userId];
     for (let i = 0; i < 4; i++) users.push((await addUser(t, a, `U${i}`)).id);
-    const jobs = [];
+    const jobs: Array<{ uuid: string }> = [];
     for (let i = 0; i < 10; i++) jobs.push(await makeJob(t, a));
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(
