@@ -109,6 +109,24 @@ describe('visits over GraphQL', () => {
       expect(hundred).toBe(ten);
       // The key lookup, the page, its count, the jobs, the users, the customers.
       expect(hundred).toBeLessThanOrEqual(6);
+      // Every user's visits of the day with their jobs: one statement for the visits of all users.
+      statements = 0;
+      const byUser = await gql(t, a, `{ users { items { id visits(from: "2026-06-01T00:00:00Z", to: "2026-06-02T00:00:00Z") { uuid assignedUserIds job { title } } } } }`);
+      expect(byUser.errors).toBeUndefined();
+      const items = byUser.data.users.items as Array<{ id: string; visits: Array<{ assignedUserIds: string[]; job: unknown }> }>;
+      expect(items).toHaveLength(5);
+      expect(items.every((u) => u.visits.length === 40 && u.visits.every((v) => v.assignedUserIds.includes(u.id) && v.job))).toBe(true);
+      const perUsers = statements;
+      expect(perUsers).toBeLessThanOrEqual(5);
+      // Each job's visits, read in one batch whatever the number of jobs.
+      const jobVisits = async (limit: number) => {
+        statements = 0;
+        const res = await gql(t, a, `query($l: Int) { jobs(limit: $l) { items { visits { uuid assignedUserIds startsAt } } } }`, { l: limit });
+        expect(res.errors).toBeUndefined();
+        expect(res.data.jobs.items.every((j: { visits: Array<{ assignedUserIds: string[] }> }) => j.visits.length === 10 && j.visits.every((v) => v.assignedUserIds.length === 2))).toBe(true);
+        return statements;
+      };
+      expect(await jobVisits(10)).toBe(await jobVisits(2));
     } finally {
       knex.removeListener('query', onQuery);
     }
