@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { addUser, createTenant, gql, rest, Tenant, TestApp, useTestApp } from './helpers/app';
 import { requireExtensions } from '../src/db/orm';
+import { localInstant } from '../src/modules/visit/visit.time';
 import { at, makeJob, makeVisit, slot } from './helpers/visits';
 
 // Double booking refused by the database, DST, and the jobs' schedule fields (docs/visits.md).
@@ -93,6 +94,24 @@ describe('the btree_gist extension', () => {
 });
 
 describe('time zones', () => {
+  it('localInstant reads wall-clock times as PostgreSQL `at time zone` does (the migration backfills with it)', async () => {
+    const fixtures: Array<[string, string, string]> = [
+      ['2026-03-08', '00:00', 'America/New_York'],
+      ['2026-03-08', '02:30', 'America/New_York'], // skipped by spring forward
+      ['2026-03-08', '03:00', 'America/New_York'],
+      ['2026-11-01', '01:30', 'America/New_York'], // occurs twice
+      ['2026-11-02', '00:00', 'America/New_York'],
+      ['2026-04-05', '02:30', 'Australia/Sydney'],
+      ['2026-10-04', '02:30', 'Australia/Sydney'],
+      ['2026-06-01', '09:00', 'Asia/Kolkata'],
+      ['2026-06-01', '23:59', 'UTC'],
+    ];
+    for (const [date, time, tz] of fixtures) {
+      const [row] = await t.orm.em.getConnection().execute(`select ((?::date + ?::time) at time zone ?) as at`, [date, time, tz]);
+      expect([date, time, tz, localInstant(date, tz, time).toISOString()]).toEqual([date, time, tz, new Date(row.at).toISOString()]);
+    }
+  });
+
   it('a visit across the DST change in America/New_York and an all-day visit on that date land on the right local date and hours', async () => {
     const a = await createTenant(t);
     const j = await makeJob(t, a);
