@@ -64,6 +64,8 @@ export function targets(r: Report): Target[] {
   t.push({ name: 'deep page vs page 1 (cost per request)', goal: '≤ 5×', measured: `${f2(deep)}×`, met: deep <= 5 });
   const sorted = Math.max(rps('customer_list') / rps('customer_list_sorted'), rps('customer_list') / rps('customer_list_sorted_name'), rps('invoice_list') / rps('invoice_list_sorted'));
   t.push({ name: 'sorted page vs default order (cost per request, worst)', goal: '≤ 1.20×', measured: `${f2(sorted)}×`, met: sorted <= 1.2 });
+  const calendar = rps('visit_calendar') / rps('customer_list');
+  t.push({ name: `calendar (technician-week, ${r.seed.bigVisits} visits) vs customer list`, goal: '≥ 0.70×', measured: `${f2(calendar)}×`, met: calendar >= 0.7 });
   const create = rps('invoice_create_one') / rps('customer_create');
   t.push({ name: 'invoice create (one company) vs customer create', goal: '≥ 0.50×', measured: `${f2(create)}×`, met: create >= 0.5 });
   t.push({ name: 'server RSS under load', goal: '≤ 300 MB', measured: `${f0(rssMax / MB)} MB`, met: rssMax <= 300 * MB });

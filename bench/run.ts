@@ -8,6 +8,7 @@ import { Proc, ROOT, rssOf, sampleRss } from './procs';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
 import { FULL, openBenchDatabase, QUICK, seed, Tenant } from './setup';
 import { printReport, Report, Row } from './report';
+import { calendarWeek } from './seed-visits';
 
 // `npm run bench [-- --quick] [-- --duration 8] [-- --connections 10] [-- --json out.json]`
 // Seeds a database, starts the API server, the raw baseline and PostGraphile as processes of their
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
     const server = await startApiServer(db.serverEnv);
     procs.push(server);
     log(`server pid ${server.pid} on port ${server.port} (${db.mode})`);
-    const { big, small } = await seed(db.url, size, log);
+    const { big, small, techs } = await seed(db.url, size, log);
 
     const poolMax = Number(process.env.DB_POOL_MAX || 10);
     const baseline = await startBaseline(db.url, poolMax);
@@ -192,12 +193,15 @@ async function main(): Promise<void> {
       /** Only the keys are compared with the baseline (records created anew). */
       compareKeys?: boolean;
     }
+    const week = calendarWeek(size.bigVisits);
     const lastPage = Math.max(1, Math.min(2000, Math.ceil(size.bigCustomers / 50)));
     const scenarios: Scenario[] = [
       { id: 'customer_list', label: 'REST customer list (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(K) }], baseline: true },
       { id: 'customer_get', label: 'REST customer get', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(K) })), baseline: true },
       { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true },
       { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true },
+      // One technician's week (two-hour visits, four a day), for each of the 40 technicians in turn.
+      { id: 'visit_calendar', label: 'REST calendar, one technician-week', variants: techs.map((u) => ({ path: `/api/v1/visits?user_id=${u}&from=${week.from}&to=${week.to}&limit=50`, headers: auth(K) })) },
       { id: 'invoice_list', label: 'REST invoice list + customer (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50', headers: auth(K) }], baseline: true },
       // Sorted pages (docs/conventions.md, Lists): the same lists in another order, through their sort indexes.
       { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }] },

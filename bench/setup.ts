@@ -8,6 +8,7 @@ import { EMBEDDED_DB_NAME } from '../src/db/database';
 import { initOrm } from '../src/db/orm';
 import { createCompany } from '../src/modules/company/company.admin';
 import { seedCompany } from './seed';
+import { seedVisits } from './seed-visits';
 
 // The database of a run: the embedded PostgreSQL in a temporary DATA_DIR, or a database of its
 // own created on the server of DATABASE_URL (dropped at the end): the benchmark never writes into
@@ -82,13 +83,15 @@ export interface SeedSize {
   smallCustomers: number;
   smallJobs: number;
   smallInvoices: number;
+  /** Visits of the big company (bench/seed-visits.ts). */
+  bigVisits: number;
 }
 
-export const FULL: SeedSize = { bigCustomers: 100_000, bigJobs: 50_000, bigInvoices: 50_000, small: 50, smallCustomers: 500, smallJobs: 300, smallInvoices: 250 };
-export const QUICK: SeedSize = { bigCustomers: 600, bigJobs: 300, bigInvoices: 250, small: 3, smallCustomers: 30, smallJobs: 20, smallInvoices: 15 };
+export const FULL: SeedSize = { bigCustomers: 100_000, bigJobs: 50_000, bigInvoices: 50_000, small: 50, smallCustomers: 500, smallJobs: 300, smallInvoices: 250, bigVisits: 200_000 };
+export const QUICK: SeedSize = { bigCustomers: 600, bigJobs: 300, bigInvoices: 250, small: 3, smallCustomers: 30, smallJobs: 20, smallInvoices: 15, bigVisits: 400 };
 
 /** Companies and keys through the admin functions, then the rows in set-based SQL, then ANALYZE. */
-export async function seed(url: string, size: SeedSize, log: (m: string) => void): Promise<{ big: Tenant; small: Tenant[] }> {
+export async function seed(url: string, size: SeedSize, log: (m: string) => void): Promise<{ big: Tenant; small: Tenant[]; techs: string[] }> {
   const orm = await initOrm(url, 2);
   const tenants: Tenant[] = [];
   try {
@@ -102,6 +105,7 @@ export async function seed(url: string, size: SeedSize, log: (m: string) => void
   }
   const db = new Client({ connectionString: url });
   await db.connect();
+  let techs: string[] = [];
   try {
     const t0 = Date.now();
     for (const [i, t] of tenants.entries()) {
@@ -112,17 +116,18 @@ export async function seed(url: string, size: SeedSize, log: (m: string) => void
         jobs: i === 0 ? size.bigJobs : size.smallJobs,
         invoices: i === 0 ? size.bigInvoices : size.smallInvoices,
       });
+      if (i === 0) techs = await seedVisits(db, t.companyUuid, size.bigVisits);
       if (i === 0) log(`big company seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
     await db.query('vacuum analyze');
     // The bulk load's dirty pages are written now, not during the first scenarios.
     await db.query('checkpoint');
     const { rows } = await db.query(
-      `select (select count(*) from customers) c, (select count(*) from jobs) j, (select count(*) from invoices) i, (select count(*) from payments) p`,
+      `select (select count(*) from customers) c, (select count(*) from jobs) j, (select count(*) from invoices) i, (select count(*) from payments) p, (select count(*) from visits) v`,
     );
-    log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${rows[0].c} customers, ${rows[0].j} jobs, ${rows[0].i} invoices, ${rows[0].p} payments, ${tenants.length} companies`);
+    log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${rows[0].c} customers, ${rows[0].j} jobs, ${rows[0].i} invoices, ${rows[0].p} payments, ${rows[0].v} visits, ${tenants.length} companies`);
   } finally {
     await db.end();
   }
-  return { big: tenants[0], small: tenants.slice(1) };
+  return { big: tenants[0], small: tenants.slice(1), techs };
 }

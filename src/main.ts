@@ -3,7 +3,7 @@ import { createServer, Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
-import { initOrm, migrate } from './db/orm';
+import { initOrm, migrate, requireExtensions } from './db/orm';
 import { flushLogs, logger } from './logger';
 import { seedDemoIfEmpty } from './seed/demo';
 
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config, (m) => logger.info(m));
   releaseDatabase = () => db.stop().catch(() => undefined);
   const orm = await initOrm(db.url, config.dbPoolMax, config.debugSql);
+  await requireExtensions(orm);
   if (config.migrate) {
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'migrations applied');

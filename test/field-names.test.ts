@@ -17,7 +17,8 @@ const SPEC: Array<[Function, string[]]> = [
     Location,
     ['uuid', 'name', 'location_code', 'address1', 'address2', 'city', 'state', 'zip', 'phone', 'timezone', 'business_hours', 'default_tax_rules', 'service_types_offered', 'default_pricing_set_uuid', 'is_primary', 'is_active', 'created_at', 'updated_at', 'deleted_at'],
   ],
-  [Company, ['uuid', 'name', 'email', 'phone', 'address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country']],
+  // settings: prevent_double_booking (docs/visits.md).
+  [Company, ['uuid', 'name', 'email', 'phone', 'address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country', 'settings']],
 ];
 
 const t = useTestApp();

@@ -71,6 +71,7 @@ describe('GraphQL customers and locations', () => {
     expect((await rest(t, b).get(`/users/${a.userId}`)).status).toBe(404);
     expect((await rest(t, a).get('/companies/me')).body.data).toEqual({
       uuid: a.companyUuid, name: 'Acme Plumbing', email: 'office@acme.example', phone: null, address_line_1: null, address_line_2: null, city: null, state: null, postal_code: null, country: null,
+      settings: { prevent_double_booking: true },
     });
   });
 });

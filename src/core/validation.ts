@@ -35,6 +35,8 @@ export function validatorsFor(meta: FieldMeta): PropertyDecorator[] {
     case 'time':
       return [rule('isTime', 'must be a time HH:MM (24-hour)', isTime)];
     case 'uuid':
+      // A list (assigned_user_ids): an array of at most 100 UUIDs.
+      if (meta.list) return [rule('isUuidList', 'must be a list of at most 100 UUIDs', (v) => Array.isArray(v) && v.length <= 100 && v.every(isUuid))];
       return [rule('isUuid', 'must be a valid UUID', isUuid)];
     case 'int':
       return [IsInt(msg('must be an integer'))];

@@ -30,6 +30,21 @@ export async function initOrm(clientUrl: string, poolMax?: number, debugSql?: bo
   return orm;
 }
 
+/** PostgreSQL extensions the migrations create (btree_gist: the visits' double-booking constraint, docs/visits.md). */
+export const REQUIRED_EXTENSIONS = ['btree_gist'];
+
+/** Fails the start with a message naming the extensions this PostgreSQL server cannot provide. */
+export async function requireExtensions(orm: Orm, names: readonly string[] = REQUIRED_EXTENSIONS): Promise<void> {
+  const rows = await orm.em.getConnection().execute<{ name: string }[]>(`select name from pg_available_extensions where name in (?)`, [[...names]]);
+  const missing = names.filter((n) => !rows.some((r) => r.name === n));
+  if (missing.length) {
+    throw new Error(
+      `PostgreSQL extension ${missing.join(', ')} is not available on this server (needed by the visits' double-booking constraint, docs/visits.md): ` +
+        `install the server's contrib modules (Debian/Ubuntu: the postgresql-<version> package ships them; RHEL: postgresql-contrib), or run without DATABASE_URL to use the embedded PostgreSQL`,
+    );
+  }
+}
+
 const MIGRATION_LOCK = 7_246_001; // pg_advisory_lock key shared by every starting process
 
 /** Applies pending migrations under an advisory lock so that concurrent starts are safe. */

@@ -13,6 +13,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'USAGE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
     case 'SERVICE_UNAVAILABLE':
+    case 'SCHEDULE_CONFLICT':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

@@ -19,6 +19,8 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case 'SERVICE_UNAVAILABLE':
       return 503;
+    case 'SCHEDULE_CONFLICT':
+      return 409;
     case 'INTERNAL':
       return 500;
     default:

@@ -30,6 +30,7 @@ export class Loaders {
   /** Records loaded with a list (see prime), by id and by parent. */
   private readonly primedById = new Map<Cls, Map<string, any>>();
   private readonly primedLists = new Map<string, Map<string, any[]>>();
+  private readonly named = new Map<string, DataLoader<any, any>>();
   private readonly expected = new Map<Cls, { related: Related[]; props: readonly string[] | null }>();
 
   constructor(private readonly em: EntityManager) {}
@@ -51,6 +52,16 @@ export class Loaders {
     const primed = this.primedLists.get(`${entity.name}.${relation}`)?.get(parentId);
     if (primed) return take(primed);
     return this.listLoader(entity, relation).load(parentId).then(take);
+  }
+
+  /**
+   * A loader of this request for a relation read by its own statement (User.visits(from, to)):
+   * one per name, so the calls of one tick share one batch.
+   */
+  batch<K, V>(name: string, load: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+    let loader = this.named.get(name);
+    if (!loader) this.named.set(name, (loader = new DataLoader<K, V>(load as never)));
+    return loader as DataLoader<K, V>;
   }
 
   /**

@@ -32,6 +32,10 @@ import { NumberingSettings, NumberingUpdateResult } from '../modules/numbering/n
 import { Template } from '../modules/template/template.entity';
 import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/template.inputs';
 import { templateService } from '../modules/template/template.service';
+import { Visit } from '../modules/visit/visit.entity';
+import { VisitAssignInput, VisitCompleteInput, VisitCreateInput, VisitListArgs, VisitUpdateInput } from '../modules/visit/visit.inputs';
+import { visitService } from '../modules/visit/visit.service';
+import { CompanySettingsInput } from '../modules/company/company.inputs';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -51,6 +55,7 @@ const paymentEmbeds = [invoice, { key: 'customer', id: (p: Payment) => p.custome
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
   { method: 'GET', path: '/companies/me', summary: 'The company of the API key', output: Company, call: (ctx) => companyService.me(ctx) },
+  { method: 'PUT', path: '/companies/me/settings', summary: "Change the company's settings (prevent_double_booking)", body: CompanySettingsInput, output: Company, call: (ctx, a) => companyService.updateSettings(ctx, a.body) },
 
   { method: 'GET', path: '/users', summary: 'List users', plural: 'users', query: ListArgs, output: User, call: (ctx, a) => userService.list(ctx, a.query) },
   { method: 'GET', path: '/users/:id', summary: 'Get a user', output: User, call: (ctx, a) => userService.get(ctx, a.params.id) },
@@ -96,6 +101,15 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/jobs/:job_uuid/photos', summary: 'Upload job photos (multipart/form-data; needs the job_photos add-on)', output: PhotoUploadResult, embed: [photoUser], embedIn: 'photos', addon: 'job_photos', multipart: { fields: PHOTO_MULTIPART_FIELDS }, call: (ctx, a) => jobPhotoService.upload(ctx, a.params.job_uuid, restUploadSource(a.req)) },
   { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
   { method: 'POST', path: '/jobs/:job_uuid/photos/:photo_uuid/restore', summary: 'Restore a deleted job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.restore(ctx, a.params.job_uuid, a.params.photo_uuid) },
+
+  { method: 'GET', path: '/jobs/:job_uuid/visits', summary: "List a job's visits (by start, unscheduled last)", plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.listForJob(ctx, a.params.job_uuid, a.query) },
+  { method: 'POST', path: '/jobs/:job_uuid/visits', summary: 'Create a visit of a job', body: VisitCreateInput, output: Visit, embed: [job], creates: true, call: (ctx, a) => visitService.create(ctx, a.params.job_uuid, a.body) },
+  { method: 'GET', path: '/visits', summary: 'The calendar: visits overlapping [from, to), by start, unscheduled last', plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.list(ctx, a.query) },
+  { method: 'GET', path: '/visits/:uuid', summary: 'Get a visit', output: Visit, embed: [job], call: (ctx, a) => visitService.get(ctx, a.params.uuid) },
+  { method: 'PUT', path: '/visits/:uuid', summary: 'Update a visit', body: VisitUpdateInput, output: Visit, embed: [job], call: (ctx, a) => visitService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/visits/:uuid', summary: 'Delete a visit', output: DeleteResult, call: (ctx, a) => visitService.remove(ctx, a.params.uuid) },
+  { method: 'POST', path: '/visits/:uuid/complete', summary: 'Complete a visit (not a Cancelled one)', body: VisitCompleteInput, output: Visit, embed: [job], call: (ctx, a) => visitService.complete(ctx, a.params.uuid, a.body) },
+  { method: 'POST', path: '/visits/:uuid/assign', summary: 'Assign users to a visit (replace, add or remove); 409 SCHEDULE_CONFLICT on double booking', body: VisitAssignInput, output: Visit, embed: [job], call: (ctx, a) => visitService.assign(ctx, a.params.uuid, a.body) },
 
   { method: 'GET', path: '/templates', summary: 'List estimate templates', plural: 'templates', query: ListArgs, output: Template, call: (ctx, a) => templateService.list(ctx, a.query) },
   { method: 'GET', path: '/templates/:uuid', summary: 'Get an estimate template', output: Template, call: (ctx, a) => templateService.get(ctx, a.params.uuid) },

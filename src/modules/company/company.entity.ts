@@ -7,6 +7,13 @@ import { TIMESTAMP } from '../../core/base.entity';
 export const ADDONS = ['custom_numbering', 'job_photos'] as const;
 export type Addon = (typeof ADDONS)[number];
 
+/** The company's settings, changed by PUT /companies/me/settings (GraphQL updateCompanySettings). */
+@ObjectType()
+export class CompanySettings {
+  @ApiField('prevent_double_booking', 'boolean', { description: 'Refuse a user on two overlapping visits (docs/visits.md)' })
+  preventDoubleBooking!: boolean;
+}
+
 @ObjectType()
 @Entity({ tableName: 'companies' })
 export class Company {
@@ -49,6 +56,15 @@ export class Company {
   @ApiField('country', 'string', { nullable: true })
   @Property({ type: 'text', nullable: true })
   country: string | null = null;
+
+  // Shown as settings.prevent_double_booking (docs/visits.md); read by the visit_assignments triggers.
+  @Property({ type: 'boolean' })
+  preventDoubleBooking = true;
+
+  @ApiField('settings', 'object', { type: () => CompanySettings })
+  get settings(): CompanySettings {
+    return Object.assign(new CompanySettings(), { preventDoubleBooking: this.preventDoubleBooking });
+  }
 
   @Property({ type: 'text[]' })
   addons: string[] = [...ADDONS];

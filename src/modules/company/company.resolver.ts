@@ -1,6 +1,7 @@
-import { Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
 import { Company } from './company.entity';
+import { CompanySettingsInput } from './company.inputs';
 import { companyService } from './company.service';
 
 @Resolver(() => Company)
@@ -8,5 +9,10 @@ export class CompanyResolver {
   @Query(() => Company, { description: 'The company of the API key' })
   company(@Ctx() ctx: RequestContext): Promise<Company> {
     return companyService.me(ctx);
+  }
+
+  @Mutation(() => Company, { description: "Change the company's settings" })
+  updateCompanySettings(@Ctx() ctx: RequestContext, @Arg('input', () => CompanySettingsInput) input: CompanySettingsInput): Promise<Company> {
+    return companyService.updateSettings(ctx, input);
   }
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Location } from '../location/location.entity';
 import { User } from '../user/user.entity';
+import { deleteJobVisits, scheduleFromJob } from '../visit/visit.schedule';
 import { Job, JobStatus } from './job.entity';
 import { JobCreateInput, JobListArgs, JobUpdateInput } from './job.inputs';
 
@@ -40,7 +41,18 @@ export function setJobStatus(job: Job, status: JobStatus, now = new Date()): voi
   Object.assign(job, statusChange(job, status, now));
 }
 
+/** The schedule fields of a job, which read and write its next open visit (docs/visits.md). */
+const scheduleOf = (job: Job) => [job.scheduledDate, job.scheduledTimeStart, job.scheduledTimeEnd].join('|');
+
 async function applyJobInput(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {
+  const [time, user] = [scheduleOf(job), job.assignedTo?.id ?? null];
+  await applyJobFields(ctx, job, input);
+  await ctx.em.flush();
+  const changed = { time: scheduleOf(job) !== time, user: (job.assignedTo?.id ?? null) !== user };
+  if (changed.time || changed.user) await scheduleFromJob(ctx, job, await companyTimezone(ctx), changed);
+}
+
+async function applyJobFields(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {
   await applyInput(ctx, job, input, refs, SPECIAL);
   if (input.estimatedAmount !== undefined) job.estimatedAmountCents = input.estimatedAmount === null ? null : toCents(input.estimatedAmount);
   if (input.actualAmount !== undefined) job.actualAmountCents = input.actualAmount === null ? null : toCents(input.actualAmount);
@@ -82,24 +94,34 @@ export const jobService = {
       const tx: RequestContext = { ...ctx, em };
       const job = new Job();
       job.company = ctx.company;
-      await applyJobInput(tx, job, input);
+      await applyJobFields(tx, job, input);
       // Taken inside the transaction: a failed create gives its number back.
       job.jobNumber = String(await nextSequence(tx, 'job_number'));
       em.persist(job);
       await em.flush();
+      if (job.scheduledDate || job.assignedTo) await scheduleFromJob(tx, job, await companyTimezone(tx), { time: true, user: true });
       return job;
     });
   },
 
   async update(ctx: RequestContext, uuid: string, input: JobUpdateInput) {
-    const job = await this.get(ctx, uuid);
-    await applyJobInput(ctx, job, input);
-    await ctx.em.flush();
-    return job;
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const job = await findActive(tx, Job, uuid, 'Job');
+      await applyJobInput(tx, job, input);
+      await em.flush();
+      return job;
+    });
   },
 
   async remove(ctx: RequestContext, uuid: string) {
-    return softDelete(ctx, await this.get(ctx, uuid), 'Job');
+    return ctx.em.transactional(async (em) => {
+      const tx: RequestContext = { ...ctx, em };
+      const job = await findActive(tx, Job, uuid, 'Job');
+      const result = await softDelete(tx, job, 'Job');
+      await deleteJobVisits(tx, job, job.deletedAt!);
+      return result;
+    });
   },
 
   // Under a live customer only; it keeps its number.

@@ -1,0 +1,127 @@
+import { LockMode, QueryOrder } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { companyTimezone } from '../../core/company-time';
+import { findActive } from '../../core/crud';
+import { Page, pageOf, pageWindow } from '../../core/pagination';
+import { isUuid } from '../../core/values';
+import { AppError } from '../../errors/app-error';
+import { Job } from '../job/job.entity';
+import { Visit, VisitStatus } from './visit.entity';
+import { AssignMode, VisitAssignInput, VisitCompleteInput, VisitCreateInput, VisitListArgs, VisitUpdateInput } from './visit.inputs';
+import { applyVisitInput, companyUsers, setStatus, syncJobMirror } from './visit.schedule';
+
+// Visits of jobs (docs/visits.md). Every write runs in one transaction with the job's mirror of
+// its next open visit; the database refuses double booking (409 SCHEDULE_CONFLICT).
+
+type Tx = RequestContext;
+
+const RANGE = `tstzrange(?::timestamptz, ?::timestamptz, '[)')`;
+
+/** Runs `fn` in a transaction on the visit, locked against concurrent changes, then refreshes its job's mirror. */
+async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Visit, tz: string) => Promise<void>): Promise<Visit> {
+  if (!isUuid(uuid)) throw AppError.notFound('Visit');
+  return ctx.em.transactional(async (em) => {
+    const tx: Tx = { ...ctx, em };
+    const v = await em.findOne(Visit, { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!v) throw AppError.notFound('Visit');
+    const tz = await companyTimezone(tx);
+    await fn(tx, v, tz);
+    await em.flush();
+    await syncJobMirror(tx, await em.findOneOrFail(Job, { uuid: v.job.uuid, company: ctx.companyId }), tz);
+    return v;
+  });
+}
+
+export const visitService = {
+  /**
+   * The calendar: visits overlapping [from, to) (either end optional), by user, status and job;
+   * ordered by start, unscheduled last, then created_at and uuid; paginated like every list.
+   */
+  async list(ctx: RequestContext, args: VisitListArgs): Promise<Page<Visit>> {
+    const { page, limit, offset } = pageWindow(args);
+    if (args.from && args.to && args.to.getTime() <= args.from.getTime()) throw AppError.field('to', 'must be after from');
+    const qb = ctx.em.createQueryBuilder(Visit, 'e').where({ company: ctx.companyId });
+    if (!args.includeDeleted) qb.andWhere({ deletedAt: null });
+    if (args.jobUuid) qb.andWhere({ job: args.jobUuid.toLowerCase() });
+    if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
+    const ranged = !!(args.from || args.to);
+    const range = [args.from ?? null, args.to ?? null];
+    if (ranged) qb.andWhere(`e.period && ${RANGE}`, range);
+    if (args.userId) {
+      const inRange = ranged ? ` and a.period && ${RANGE}` : '';
+      qb.andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id = ?${inRange})`, [ctx.companyId, args.userId.toLowerCase(), ...(ranged ? range : [])]);
+    }
+    qb.orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC }).limit(limit).offset(offset);
+    const [items, total] = await qb.getResultAndCount();
+    return pageOf(items, total, page, limit);
+  },
+
+  /** GraphQL User.visits(from, to) of several users in one statement: each user's first 100 by start. */
+  async forUsers(ctx: RequestContext, userIds: readonly string[], args: { from?: Date; to?: Date }): Promise<Visit[][]> {
+    if (args.from && args.to && args.to.getTime() <= args.from.getTime()) throw AppError.field('to', 'must be after from');
+    const ranged = !!(args.from || args.to);
+    const range = [args.from ?? null, args.to ?? null];
+    const inRange = ranged ? ` and a.period && ${RANGE}` : '';
+    const rows = await ctx.em
+      .createQueryBuilder(Visit, 'e')
+      .where({ company: ctx.companyId, deletedAt: null })
+      .andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id in (?)${inRange})`, [ctx.companyId, [...userIds], ...(ranged ? range : [])])
+      .orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC })
+      .getResultList();
+    return userIds.map((id) => rows.filter((v) => v.assignedUserIds.includes(id)).slice(0, 100));
+  },
+
+  async listForJob(ctx: RequestContext, jobUuid: string, args: VisitListArgs): Promise<Page<Visit>> {
+    const job = await findActive(ctx, Job, jobUuid, 'Job');
+    return this.list(ctx, { ...args, jobUuid: job.uuid });
+  },
+
+  get(ctx: RequestContext, uuid: string): Promise<Visit> {
+    return findActive(ctx, Visit, uuid, 'Visit');
+  },
+
+  async create(ctx: RequestContext, jobUuid: string, input: VisitCreateInput): Promise<Visit> {
+    return ctx.em.transactional(async (em) => {
+      const tx: Tx = { ...ctx, em };
+      const job = await findActive(tx, Job, jobUuid, 'Job');
+      const tz = await companyTimezone(tx);
+      const v = Object.assign(new Visit(), { company: ctx.company, job });
+      await applyVisitInput(tx, v, input, tz);
+      em.persist(v);
+      await em.flush();
+      await syncJobMirror(tx, job, tz);
+      return v;
+    });
+  },
+
+  update(ctx: RequestContext, uuid: string, input: VisitUpdateInput): Promise<Visit> {
+    return changeVisit(ctx, uuid, (tx, v, tz) => applyVisitInput(tx, v, input, tz));
+  },
+
+  /** replace (default), add or remove users; the users must be the company's. */
+  assign(ctx: RequestContext, uuid: string, input: VisitAssignInput): Promise<Visit> {
+    return changeVisit(ctx, uuid, async (tx, v) => {
+      const ids = await companyUsers(tx, input.userIds, 'userIds');
+      const mode = input.mode ?? AssignMode.REPLACE;
+      if (mode === AssignMode.REPLACE) v.assignedUserIds = ids;
+      else if (mode === AssignMode.ADD) v.assignedUserIds = [...new Set([...v.assignedUserIds, ...ids])];
+      else v.assignedUserIds = v.assignedUserIds.filter((id) => !ids.includes(id));
+    });
+  },
+
+  /** Completed with completed_at (default now); a Cancelled visit cannot be completed. */
+  complete(ctx: RequestContext, uuid: string, input: VisitCompleteInput = {}): Promise<Visit> {
+    return changeVisit(ctx, uuid, async (_tx, v) => {
+      if (v.status === VisitStatus.CANCELLED) throw AppError.field('status', 'is Cancelled: a cancelled visit cannot be completed');
+      v.completedAt = input.completedAt ?? v.completedAt ?? new Date();
+      setStatus(v, VisitStatus.COMPLETED);
+    });
+  },
+
+  async remove(ctx: RequestContext, uuid: string): Promise<{ message: string }> {
+    await changeVisit(ctx, uuid, async (_tx, v) => {
+      v.deletedAt = new Date();
+    });
+    return { message: 'Visit deleted' };
+  },
+};
