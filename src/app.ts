@@ -164,7 +164,10 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   const { status, body } = toHttpError(app);
   if (res.headersSent) return;
-  if (status === 503) res.setHeader('Retry-After', '1');
+  if (status === 503) {
+    res.setHeader('Retry-After', '1');
+    logger.warn({ err, requestId: req.requestId, method: req.method, path: req.path }, 'database unavailable');
+  }
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');

@@ -36,7 +36,9 @@ export function fromDbError(err: unknown): AppError | null {
 // The database is not reachable (stopped, restarting, failing over, or every connection busy):
 // not the client's fault and not a bug, so 503 with Retry-After, and the request may be retried.
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Client has encountered a connection error|Timeout acquiring a connection|the database system is (starting up|shutting down)/i;
+// "Transaction query already complete": knex's answer to a statement on a transaction whose
+// connection was lost (and so rolled back) a moment before.
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Client has encountered a connection error|Timeout acquiring a connection|the database system is (starting up|shutting down)|Transaction query already complete/i;
 
 export function unavailable(err: unknown): AppError | null {
   const e = err as { code?: string; name?: string; message?: string } | null;
