@@ -10,6 +10,7 @@ import type { RequestContext } from './core/context';
 import { authenticate, ensureManaged } from './auth/authenticate';
 import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
+import { compression } from './ops/compression';
 import { enforceAccess } from './auth/access';
 import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
@@ -18,6 +19,7 @@ import { createApolloServer } from './graphql/server';
 import { logger } from './logger';
 import { buildRestRouter, JSON_LIMIT } from './rest/router';
 import { routes } from './rest/routes';
+import { methodNotAllowed } from './rest/methods';
 import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
 import { photoFilesRouter } from './storage/files-route';
@@ -54,7 +56,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   });
   const trusted = config.trustProxy.length > 0;
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
-  app.use(requestLog(trusted), metrics.observe);
+  app.use(requestLog(trusted), metrics.observe, compression());
   // No upgrade-insecure-requests: the server speaks plain HTTP (TLS, if any, ends at a proxy), and
   // a browser told to upgrade would fetch /docs' own scripts over https from it and show nothing.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null } } }));
@@ -96,7 +98,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
     }
   };
 
-  app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
+  app.use('/api/v1', auth, buildRestRouter(routes), methodNotAllowed(routes));
 
   const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost }, config.graphqlJit);
   // GraphQL answers carry no ETag: express would hash every body (a page of invoices is ~60 KB)
@@ -150,6 +152,8 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   const { status, body } = toHttpError(app);
   if (res.headersSent) return;
+  // RFC 6750 §3: a 401 names the scheme; a key that was sent but refused is an invalid_token.
+  if (status === 401) res.setHeader('WWW-Authenticate', req.headers.authorization ? 'Bearer realm="field-service-crm", error="invalid_token"' : 'Bearer realm="field-service-crm"');
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');

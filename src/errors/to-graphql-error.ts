@@ -12,6 +12,9 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'IP_RESTRICTED':
     case 'USAGE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
+    case 'METHOD_NOT_ALLOWED':
+    case 'PRECONDITION_FAILED':
+    case 'UNSUPPORTED_MEDIA_TYPE':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

@@ -17,6 +17,12 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'PRECONDITION_FAILED':
+      return 412;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
     case 'INTERNAL':
       return 500;
     default:

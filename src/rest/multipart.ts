@@ -23,7 +23,7 @@ export interface MultipartBody {
  * fields at fault.
  */
 export function parseMultipart(req: Request, o: MultipartOptions): Promise<MultipartBody> {
-  if (!req.is('multipart/form-data')) return Promise.reject(AppError.field('body', 'must be sent as Content-Type: multipart/form-data'));
+  if (!req.is('multipart/form-data')) return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: multipart/form-data'));
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const details: ErrorDetail[] = [];

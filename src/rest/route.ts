@@ -46,5 +46,10 @@ export interface RouteDef {
   addon?: Addon;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
+  /**
+   * PUT/DELETE with If-Match: locks the record the route changes, as the service's own update does
+   * (default: the row of the GET twin's entity named by the last path parameter).
+   */
+  lock?: (ctx: RequestContext) => Promise<void>;
   call: (ctx: RequestContext, args: RouteArgs) => Promise<unknown>;
 }

@@ -9,6 +9,7 @@ import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
+import { setEtag, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
 
 export const JSON_LIMIT = '1mb';
@@ -55,14 +56,18 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
     req.body = {};
     return next();
   }
-  if (!req.is('application/json')) return next(AppError.field('body', 'must be sent as Content-Type: application/json'));
+  if (!req.is('application/json')) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json'));
   next();
 }
 
 function handler(route: RouteDef, table: RouteDef[]): Handler {
   const getTwin = route.method === 'PUT' ? table.find((r) => r.method === 'GET' && r.path === route.path) : undefined;
   // Errors of a PUT or DELETE may name fields of the record the path names, as its GET shows them.
-  const record = route.method === 'GET' ? undefined : table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural)?.output;
+  const single = table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural);
+  const record = route.method === 'GET' ? undefined : single?.output;
+  // Responses that show the record as its GET does carry its ETag (docs/conventions.md).
+  const tagged = !route.plural && (route.method === 'GET' || (route.method === 'PUT' && single?.output === route.output && single?.embed === route.embed));
+  const conditional = (route.method === 'PUT' || route.method === 'DELETE') && single ? single : undefined;
   return async (req, res, next) => {
     try {
       const ctx = req.ctx!;
@@ -84,8 +89,13 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       }
       // A list's embedded summaries come with its page (Loaders.expectReferenced).
       if (route.plural && route.embed?.length) ctx.loaders.expectReferenced(route.output, route.embed.map((e) => e.entity));
-      const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
-      res.json({ success: true, data: await shape(route, ctx, result) });
+      const args = { params: req.params as Record<string, string>, body, query, req };
+      const run = () => route.call(ctx, args);
+      const current = async () => shape(conditional!, ctx, await conditional!.call(ctx, { ...args, body: undefined, query: undefined }));
+      const result = conditional && req.header('if-match') !== undefined ? await underIfMatch(ctx, req, route, conditional, current, run) : await run();
+      const data = await shape(route, ctx, result);
+      if (tagged) setEtag(res, data);
+      res.json({ success: true, data });
     } catch (err) {
       next(renameFields(err, route, record));
     }
