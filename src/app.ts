@@ -47,6 +47,9 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.set('strict routing', false);
+  // No ETag computed from every body: single-record responses carry the record's strong ETag
+  // (src/rest/preconditions.ts), which If-Match and If-None-Match are compared with.
+  app.set('etag', false);
 
   app.use((req, res, next) => {
     const incoming = req.header('x-request-id');
