@@ -7,10 +7,10 @@ export const MAX_LIMIT = 100;
 
 @ArgsType()
 export class ListArgs {
-  @InputField('page', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  @InputField('page', 'int', { min: 1, check: (v) => (v >= 1 ? null : 'must be at least 1') })
   page?: number;
 
-  @InputField('limit', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  @InputField('limit', 'int', { min: 1, check: (v) => (v >= 1 ? null : 'must be at least 1') })
   limit?: number;
 
   @InputField('include_deleted', 'boolean')

@@ -60,3 +60,21 @@ async function lockRecord(ctx: RequestContext, route: RouteDef, getTwin: RouteDe
     ctx.em.getTransactionContext(),
   );
 }
+
+/** The single-record GET of a route's path, if any. */
+export function singleGetOf(route: RouteDef, table: RouteDef[]): RouteDef | undefined {
+  return table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural);
+}
+
+/** Responses that show the record as its GET does carry its ETag: single GETs, and PUTs returning the same. */
+export function carriesEtag(route: RouteDef, table: RouteDef[]): boolean {
+  if (route.plural) return false;
+  if (route.method === 'GET') return true;
+  const single = singleGetOf(route, table);
+  return route.method === 'PUT' && single?.output === route.output && single?.embed === route.embed;
+}
+
+/** PUT and DELETE of a path with a single-record GET honour If-Match. */
+export function takesIfMatch(route: RouteDef, table: RouteDef[]): RouteDef | undefined {
+  return route.method === 'PUT' || route.method === 'DELETE' ? singleGetOf(route, table) : undefined;
+}

@@ -9,7 +9,7 @@ import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
-import { setEtag, underIfMatch } from './preconditions';
+import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
 
 export const JSON_LIMIT = '1mb';
@@ -63,11 +63,10 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 function handler(route: RouteDef, table: RouteDef[]): Handler {
   const getTwin = route.method === 'PUT' ? table.find((r) => r.method === 'GET' && r.path === route.path) : undefined;
   // Errors of a PUT or DELETE may name fields of the record the path names, as its GET shows them.
-  const single = table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural);
-  const record = route.method === 'GET' ? undefined : single?.output;
-  // Responses that show the record as its GET does carry its ETag (docs/conventions.md).
-  const tagged = !route.plural && (route.method === 'GET' || (route.method === 'PUT' && single?.output === route.output && single?.embed === route.embed));
-  const conditional = (route.method === 'PUT' || route.method === 'DELETE') && single ? single : undefined;
+  const record = route.method === 'GET' ? undefined : singleGetOf(route, table)?.output;
+  // ETag and If-Match (docs/conventions.md "Conditional requests").
+  const tagged = carriesEtag(route, table);
+  const conditional = takesIfMatch(route, table);
   return async (req, res, next) => {
     try {
       const ctx = req.ctx!;
