@@ -17,7 +17,8 @@ export function scalarSchema(f: FieldMeta): Schema {
   switch (f.kind) {
     case 'string':
     case 'text':
-      return { type: 'string', maxLength: STRING_MAX[f.kind] };
+      // The limit is the input rule; outputs include computed strings (a presigned photo_url).
+      return f.io === 'in' ? { type: 'string', maxLength: STRING_MAX[f.kind] } : { type: 'string' };
     case 'uuid':
       return { type: 'string', format: 'uuid' };
     case 'int':

@@ -3,6 +3,7 @@ import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { Location } from '../location/location.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum CustomerType {
   RESIDENTIAL = 'Residential',
@@ -20,7 +21,8 @@ registerEnumType(CustomerOnMyWayNotifyVia, { name: 'CustomerOnMyWayNotifyVia' })
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'customers' })
 export class Customer extends TenantEntity {

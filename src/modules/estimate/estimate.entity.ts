@@ -11,6 +11,7 @@ import { Template } from '../template/template.entity';
 import { DecimalNumberType } from '../template/decimal-type';
 import { User } from '../user/user.entity';
 import type { PricingSnapshot } from './estimate.pricing';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum EstimateStatus {
   PENDING = 'Pending',
@@ -37,7 +38,8 @@ registerEnumType(EstimateSelectedTier, { name: 'EstimateSelectedTier' });
 const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'estimates' })
 export class Estimate extends TenantEntity {

@@ -8,6 +8,7 @@ import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum InvoiceStatus {
   DRAFT = 'Draft',
@@ -49,7 +50,8 @@ export class InvoiceLineItem {
 const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'invoices' })
 export class Invoice extends TenantEntity {

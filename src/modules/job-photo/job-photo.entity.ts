@@ -4,6 +4,7 @@ import { ApiField } from '../../core/fields';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum JobPhotoType {
   BEFORE = 'before',
@@ -12,7 +13,8 @@ export enum JobPhotoType {
 }
 registerEnumType(JobPhotoType, { name: 'JobPhotoType' });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId('jobUuid:uuid')
 @TenantScoped()
 @Entity({ tableName: 'job_photos' })
 export class JobPhoto extends TenantEntity {

@@ -7,6 +7,7 @@ import { fromCents } from '../../core/money';
 import { Customer } from '../customer/customer.entity';
 import { Location } from '../location/location.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum JobStatus {
   NEW = 'New',
@@ -34,7 +35,8 @@ registerEnumType(JobPriority, { name: 'JobPriority' });
 const text = () => ({ type: 'text', nullable: true }) as const;
 const stamp = () => ({ ...TIMESTAMP, nullable: true });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'jobs' })
 export class Job extends TenantEntity {

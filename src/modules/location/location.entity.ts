@@ -2,12 +2,14 @@ import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;
 const json = () => ({ type: 'json', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'locations' })
 export class Location extends TenantEntity {

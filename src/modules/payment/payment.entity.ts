@@ -7,6 +7,7 @@ import { fromCents } from '../../core/money';
 import { Customer } from '../customer/customer.entity';
 import { Invoice } from '../invoice/invoice.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum PaymentType {
   CREDIT_CARD = 'credit_card',
@@ -27,7 +28,8 @@ registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
 
 const text = () => ({ type: 'text', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'payments' })
 export class Payment extends TenantEntity {
