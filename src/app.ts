@@ -22,6 +22,7 @@ import { routes } from './rest/routes';
 import { methodNotAllowed } from './rest/methods';
 import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
+import { explorerRouter } from './graphql/explorer';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
@@ -110,6 +111,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   graphqlApp.disable('x-powered-by');
   graphqlApp.set('etag', false);
   graphqlApp.use(auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }));
+  app.use(explorerRouter());
   app.use('/graphql', graphqlApp);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
