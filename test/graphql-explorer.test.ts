@@ -45,7 +45,8 @@ describe('/graphql in a browser', () => {
       await page.fill('#key', a.key);
       await page.fill('#query', '{ company { id name } }');
       await page.click('#run');
-      await page.waitForFunction(() => /^HTTP \d+/.test(document.getElementById('status')!.textContent ?? ''));
+      // Waits for the answer (the page writes "HTTP <status>" when it has one).
+      await page.locator('#status', { hasText: /^HTTP \d+/ }).waitFor();
       expect(await page.textContent('#status')).toBe('HTTP 200');
       const result = JSON.parse((await page.textContent('#result')) ?? '');
       expect(result.data.company.name).toBe('Acme Plumbing');

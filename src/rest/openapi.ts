@@ -59,6 +59,8 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
   if (r.query) for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) params.push(queryParameter(f));
   const conditional = !!takesIfMatch(r, table);
   if (conditional) params.push({ name: 'If-Match', in: 'header', required: false, description: 'Strong ETag(s) of the record as last read, or *; a stale one is 412 and changes nothing', schema: { type: 'string' } });
+  const notModified = r.method === 'GET' && carriesEtag(r, table);
+  if (notModified) params.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag last read: 304 without a body while it is current', schema: { type: 'string' } });
   if (r.creates) params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
   // With embedIn, the summaries go on the records of a list inside the output (an upload's photos).
   const within = r.embedIn ? restFieldsOf(r.output).find((f) => f.prop === r.embedIn) : undefined;
@@ -79,6 +81,7 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
         headers: successHeaders(r, carriesEtag(r, table)),
         content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } } } },
       },
+      ...(notModified ? { '304': { description: 'Not modified: If-None-Match holds the current ETag', headers: successHeaders(r, true) } } : {}),
       ...errorResponses(r, conditional),
     },
   };

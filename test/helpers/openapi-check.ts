@@ -92,7 +92,7 @@ export function mismatchOf(r: Recorded): string[] {
   const declared = new Map<string, Doc>(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h as Doc)]));
   for (const [name, h] of declared) if (h.required && r.headers[name] === undefined) problems.push(`${where}: header ${name} is required but missing`);
   for (const name of KNOWN_HEADERS) if (r.headers[name] !== undefined && !declared.has(name)) problems.push(`${where}: header ${name} is sent but not documented`);
-  if (r.method === 'HEAD') return problems;
+  if (r.method === 'HEAD' || r.status === 304) return problems;
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return [...problems, `${where}: no JSON body documented`];
   const coding = r.headers['content-encoding'];
