@@ -10,13 +10,13 @@ import { keyWith } from './helpers/keys';
 const t = useTestApp();
 
 /** A GET with the raw bytes of the response, undecoded (superagent would decode them). */
-async function raw(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+async function raw(path: string, headers: Record<string, string>, prefix = '/api/v1'): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   const server = http.createServer(t.app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   try {
     return await new Promise((resolve, reject) => {
       const { port } = server.address() as AddressInfo;
-      http.get({ host: '127.0.0.1', port, path: `/api/v1${path}`, headers }, (res) => {
+      http.get({ host: '127.0.0.1', port, path: `${prefix}${path}`, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
@@ -157,6 +157,11 @@ describe('compression', () => {
     expect(JSON.parse(plain.body.toString())).toEqual(page);
     expect((await get('br;q=0, gzip;q=0')).headers['content-encoding']).toBeUndefined();
     const small = await raw('/companies/me', { ...auth, 'Accept-Encoding': 'gzip, br' });
+    // GraphQL answers too.
+    const query = encodeURIComponent('{ customers { items { uuid firstName notes } } }');
+    const g = await raw(`?query=${query}`, { ...auth, 'Accept-Encoding': 'gzip', 'apollo-require-preflight': 'true', Accept: 'application/json' }, '/graphql');
+    expect(g.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(g.body).toString()).data.customers.items).toHaveLength(12);
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
