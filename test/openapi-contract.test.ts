@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { operationId } from '../src/rest/openapi-operations';
+import type { RouteDef } from '../src/rest/route';
 import { checkRecorded, mismatchOf } from './helpers/openapi-check';
 import { createTenant, rest, useTestApp } from './helpers/app';
 
@@ -33,6 +35,12 @@ describe('the OpenAPI document', () => {
     expect(d.paths['/api/v1/estimates/preview'].post.operationId).toBe('previewEstimate');
     expect(d.paths['/api/v1/companies/me'].get.operationId).toBe('getCompany');
     expect(d.paths['/api/v1/invoices/{uuid}'].put.tags).toEqual(['Invoices']);
+    const row = (method: RouteDef['method'], path: string, o: Partial<RouteDef> = {}) => ({ method, path, summary: '', output: Object, call: async () => null, ...o }) as RouteDef;
+    expect(operationId(row('POST', '/invoices/:uuid/send'))).toBe('sendInvoice');
+    expect(operationId(row('GET', '/invoices/:uuid/pdf'))).toBe('getInvoicePdf');
+    expect(operationId(row('POST', '/invoices/:uuid/payments', { creates: true }))).toBe('createInvoicePayment');
+    expect(operationId(row('GET', '/invoices/:uuid/payments', { plural: 'payments' }))).toBe('listInvoicePayments');
+    expect(operationId(row('POST', '/x', { operationId: 'doX' }))).toBe('doX');
     expect(d.tags.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['Customers', 'Jobs', 'Photos', 'Numbering']));
   });
 

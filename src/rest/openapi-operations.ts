@@ -16,11 +16,15 @@ function segments(r: RouteDef): { nouns: string[]; action?: string } {
   // A static segment right after another static one is an action (`/estimates/preview`) or an
   // alias (`/companies/me`), not a collection.
   if (parts.length > 1 && !last.startsWith(':') && !parts[parts.length - 2].startsWith(':')) return { nouns: nouns.slice(0, -1), action: last };
+  // After a record's id, a POST that creates nothing under a singular name is an action on the
+  // record (`POST /invoices/:uuid/send` → sendInvoice).
+  if (parts.length > 1 && r.method === 'POST' && !r.creates && !r.multipart && !last.startsWith(':') && !last.endsWith('s')) return { nouns: nouns.slice(0, -1), action: last };
   return { nouns };
 }
 
 /** `listCustomers`, `getCustomer`, `createInvoice`, `uploadJobPhotos`, `previewEstimate`, `getCompany`. */
 export function operationId(r: RouteDef): string {
+  if (r.operationId) return r.operationId;
   const { nouns, action } = segments(r);
   const many = r.plural !== undefined || !!r.multipart;
   const noun = nouns.map((n, i) => cap(i === nouns.length - 1 && many ? n : singular(n))).join('');

@@ -28,6 +28,8 @@ export interface RouteDef {
   /** Express path under /api/v1, e.g. `/customers/:uuid`. */
   path: string;
   summary: string;
+  /** OpenAPI operationId, when the one derived from method and path does not read well. */
+  operationId?: string;
   /** List routes: the name of the array in `data`, beside `pagination`. */
   plural?: string;
   /** Class of the JSON body, validated like the GraphQL input. */
