@@ -5,6 +5,7 @@ import request from 'supertest';
 import { isObjectType } from 'graphql';
 import { fromGlobalId, toGlobalId } from '../src/core/global-id';
 import { entities } from '../src/db/entities';
+import { NODE_FETCHERS } from '../src/graphql/node-resolver';
 import { buildGraphQLSchema } from '../src/graphql/schema';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 
@@ -18,6 +19,7 @@ describe('global ids and node(id)', () => {
       if (!type || !isObjectType(type) || e.name === 'User') continue;
       expect([e.name, type.getInterfaces().map((i) => i.name)]).toEqual([e.name, ['Node']]);
       expect(String(type.getFields().id.type)).toBe('ID!');
+      expect([e.name, typeof NODE_FETCHERS[e.name]]).toEqual([e.name, 'function']);
     }
     expect(fromGlobalId(toGlobalId('Customer', 'abc'))).toEqual({ type: 'Customer', key: 'abc' });
     expect(fromGlobalId('not base64!')).toBeNull();
