@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import express, { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
@@ -10,6 +10,7 @@ import type { RequestContext } from './core/context';
 import { authenticate, ensureManaged } from './auth/authenticate';
 import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
+import { compression } from './ops/compression';
 import { enforceAccess } from './auth/access';
 import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
@@ -18,8 +19,10 @@ import { createApolloServer } from './graphql/server';
 import { logger } from './logger';
 import { buildRestRouter, JSON_LIMIT } from './rest/router';
 import { routes } from './rest/routes';
+import { methodNotAllowed } from './rest/methods';
 import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
+import { explorerRouter } from './graphql/explorer';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
@@ -45,6 +48,9 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.set('strict routing', false);
+  // No ETag computed from every body: single-record responses carry the record's strong ETag
+  // (src/rest/preconditions.ts), which If-Match and If-None-Match are compared with.
+  app.set('etag', false);
 
   app.use((req, res, next) => {
     const incoming = req.header('x-request-id');
@@ -54,7 +60,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   });
   const trusted = config.trustProxy.length > 0;
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
-  app.use(requestLog(trusted), metrics.observe);
+  app.use(requestLog(trusted), metrics.observe, compression());
   // No upgrade-insecure-requests: the server speaks plain HTTP (TLS, if any, ends at a proxy), and
   // a browser told to upgrade would fetch /docs' own scripts over https from it and show nothing.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null } } }));
@@ -97,7 +103,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
     }
   };
 
-  app.use('/api/v1', auth, buildRestRouter(routes), (_req: Request, _res: Response, next: NextFunction) => next(new AppError('NOT_FOUND', 'Route not found')));
+  app.use('/api/v1', auth, buildRestRouter(routes), methodNotAllowed(routes));
 
   const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit);
   // GraphQL answers carry no ETag: express would hash every body (a page of invoices is ~60 KB)
@@ -106,6 +112,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   graphqlApp.disable('x-powered-by');
   graphqlApp.set('etag', false);
   graphqlApp.use(auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => req.ctx! }));
+  app.use(explorerRouter());
   app.use('/graphql', graphqlApp);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
@@ -168,6 +175,8 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.setHeader('Retry-After', '1');
     logger.warn({ err, requestId: req.requestId, method: req.method, path: req.path }, 'database unavailable');
   }
+  // RFC 6750 §3: a 401 names the scheme; a key that was sent but refused is an invalid_token.
+  if (status === 401) res.setHeader('WWW-Authenticate', req.headers.authorization ? 'Bearer realm="field-service-crm", error="invalid_token"' : 'Bearer realm="field-service-crm"');
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');

@@ -51,6 +51,7 @@ describe('HTTP conventions', () => {
     expect(malformed.body).toEqual(err('VALIDATION_ERROR'));
     const text = await post().set('Content-Type', 'text/plain').send('first_name=A');
     expect(text.status).toBe(400);
+    expect(text.body).toEqual(err('VALIDATION_ERROR'));
     const charset = await post().set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ first_name: 'A', last_name: 'B' }));
     expect(charset.status).toBe(200);
     const big = await post().set('Content-Type', 'application/json').send(JSON.stringify({ first_name: 'A', last_name: 'B', notes: 'x'.repeat(1024 * 1024 + 10) }));
@@ -60,12 +61,14 @@ describe('HTTP conventions', () => {
     expect(array.status).toBe(400);
   });
 
-  it('answers unknown routes and methods with the 404 envelope; trailing slash and HEAD work', async () => {
+  it('answers unknown routes and methods with the 404 envelope (a known path with Allow); trailing slash and HEAD work', async () => {
     const a = await createTenant(t);
     expect((await rest(t, a).get('/widgets')).body).toEqual(err('NOT_FOUND'));
     expect((await rest(t, a).get('/widgets')).status).toBe(404);
     const patch = await request(t.app).patch('/api/v1/customers').set('Authorization', `Bearer ${a.key}`).send({});
     expect(patch.status).toBe(404);
+    expect(patch.headers.allow).toBe('GET, HEAD, POST');
+    expect(patch.body).toEqual(err('NOT_FOUND'));
     expect((await request(t.app).get('/elsewhere')).status).toBe(404);
     expect((await rest(t, a).get('/customers/')).status).toBe(200);
     const head = await request(t.app).head('/api/v1/customers').set('Authorization', `Bearer ${a.key}`);

@@ -10,10 +10,10 @@ export const MAX_PAGE = 1_000_000;
 
 @ArgsType()
 export class ListArgs {
-  @InputField('page', 'int', { check: (v) => (v < 1 ? 'must be at least 1' : v > MAX_PAGE ? `must be at most ${MAX_PAGE}` : null) })
+  @InputField('page', 'int', { min: 1, max: MAX_PAGE, check: (v) => (v < 1 ? 'must be at least 1' : v > MAX_PAGE ? `must be at most ${MAX_PAGE}` : null) })
   page?: number;
 
-  @InputField('limit', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') })
+  @InputField('limit', 'int', { min: 1, check: (v) => (v >= 1 ? null : 'must be at least 1') })
   limit?: number;
 
   @InputField('include_deleted', 'boolean')

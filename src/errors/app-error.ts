@@ -1,13 +1,18 @@
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'ADDON_REQUIRED'
-  | 'IP_RESTRICTED'
-  | 'USAGE_LIMIT_EXCEEDED'
-  | 'NOT_FOUND'
-  | 'SERVICE_UNAVAILABLE'
-  | 'SCHEDULE_CONFLICT'
-  | 'INTERNAL';
+/** Every error code (the OpenAPI document lists them from here). */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'ADDON_REQUIRED',
+  'IP_RESTRICTED',
+  'USAGE_LIMIT_EXCEEDED',
+  'NOT_FOUND',
+  'SERVICE_UNAVAILABLE',
+  'SCHEDULE_CONFLICT',
+  'PRECONDITION_FAILED',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
 

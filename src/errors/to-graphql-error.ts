@@ -14,6 +14,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'NOT_FOUND':
     case 'SERVICE_UNAVAILABLE':
     case 'SCHEDULE_CONFLICT':
+    case 'PRECONDITION_FAILED':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

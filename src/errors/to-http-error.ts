@@ -21,6 +21,8 @@ export function statusOf(code: ErrorCode): number {
       return 503;
     case 'SCHEDULE_CONFLICT':
       return 409;
+    case 'PRECONDITION_FAILED':
+      return 412;
     case 'INTERNAL':
       return 500;
     default:

@@ -17,7 +17,8 @@ import { UserResolver } from '../modules/user/user.resolver';
 import { JobVisitsResolver, UserVisitsResolver, VisitResolver } from '../modules/visit/visit.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, VisitResolver, JobVisitsResolver, UserVisitsResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, VisitResolver, JobVisitsResolver, UserVisitsResolver, NodeResolver];
+import { NodeResolver } from './node-resolver';
 
 let cached: GraphQLSchema | undefined;
 

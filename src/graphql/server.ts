@@ -1,6 +1,6 @@
 import { ensureManaged } from '../auth/authenticate';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { RequestContext } from '../core/context';
 import { asAppError } from '../errors/db-error';
@@ -73,7 +73,7 @@ export async function createApolloServer(limits: GraphQLLimits, jit = true): Pro
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [managedForMutationsPlugin, limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin],
+    plugins: [managedForMutationsPlugin, limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), noStorePlugin],
     // main.ts owns shutdown (drain HTTP first, then stop Apollo); Apollo's own signal handlers
     // would stop it under in-flight requests and hang the second stop.
     stopOnTerminationSignals: false,

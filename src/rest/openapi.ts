@@ -1,175 +1,118 @@
 import path from 'node:path';
 import express, { Router } from 'express';
 import { FieldMeta, restFieldsOf } from '../core/fields';
-import { fromCents, MAX_CENTS } from '../core/money';
+import { ERROR_CODES } from '../errors/app-error';
+import { errorResponses, HEADERS, operationId, successHeaders, tagOf } from './openapi-operations';
+import { register, scalarSchema, Schema, Schemas, withEmbeds } from './openapi-schemas';
 import { Pagination } from '../core/pagination';
-import { STRING_MAX } from '../core/validation';
+import { carriesEtag, takesIfMatch } from './preconditions';
 import type { RouteDef } from './route';
 
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the same
-// field declarations that validate and shape requests.
-
-type Schema = Record<string, unknown>;
-
-function scalarSchema(f: FieldMeta): Schema {
-  switch (f.kind) {
-    case 'string':
-    case 'text':
-      return { type: 'string', maxLength: STRING_MAX[f.kind] };
-    case 'uuid':
-      return { type: 'string', format: 'uuid' };
-    case 'int':
-      return { type: 'integer' };
-    case 'number':
-      return { type: 'number' };
-    case 'money':
-      return { type: 'number', minimum: 0, maximum: fromCents(MAX_CENTS), multipleOf: 0.01 };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'time':
-      return { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' };
-    case 'json':
-      return f.jsonArray ? { type: ['object', 'array'] } : { type: 'object' };
-    case 'enum':
-      return { type: 'string', enum: Object.values(f.enum!) };
-    case 'phone':
-      return { type: 'string', pattern: '^\\d{3}-\\d{3}-\\d{4}$' };
-    case 'email':
-      return { type: 'string', format: 'email' };
-    case 'object':
-      return { $ref: `#/components/schemas/${f.type!().name}` };
-  }
-}
-
-function fieldSchema(f: FieldMeta): Schema {
-  let s = scalarSchema(f);
-  if (f.list) s = { type: 'array', items: s };
-  if (f.nullable) s = s.$ref ? { oneOf: [s, { type: 'null' }] } : { ...s, type: [s.type, 'null'].flat() };
-  if (f.description) s = { ...s, description: f.description };
-  if (f.default !== undefined) s = { ...s, default: f.default };
-  return s;
-}
-
-function objectSchema(cls: Function, io: 'in' | 'out', schemas: Record<string, Schema>): Schema {
-  const fields = restFieldsOf(cls).filter((f) => f.io === io);
-  for (const f of fields) if (f.kind === 'object') register(f.type!(), io, schemas);
-  const required = fields.filter((f) => (io === 'in' ? f.required : true)).map((f) => f.restName);
-  return {
-    type: 'object',
-    additionalProperties: false,
-    properties: Object.fromEntries(fields.map((f) => [f.restName, fieldSchema(f)])),
-    ...(required.length ? { required } : {}),
-  };
-}
-
-function register(cls: Function, io: 'in' | 'out', schemas: Record<string, Schema>): Schema {
-  if (!schemas[cls.name]) {
-    schemas[cls.name] = {};
-    schemas[cls.name] = objectSchema(cls, io, schemas);
-  }
-  return { $ref: `#/components/schemas/${cls.name}` };
-}
+// field declarations that validate and shape requests. A test holds every response the suite
+// receives against it (test/helpers/openapi-check.ts).
 
 const errorBody: Schema = {
   type: 'object',
+  additionalProperties: false,
   required: ['success', 'data', 'error'],
   properties: {
     success: { const: false },
     data: { type: 'null' },
     error: {
       type: 'object',
+      additionalProperties: false,
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: ['VALIDATION_ERROR', 'UNAUTHORIZED', 'ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE', 'INTERNAL'] },
+        code: { type: 'string', enum: [...ERROR_CODES] },
         message: { type: 'string' },
         details: {
           type: 'array',
-          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+          items: { type: 'object', additionalProperties: false, required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
         },
       },
     },
   },
 };
 
-const errorResponses = {
-  '400': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '401': { description: 'Missing, malformed, unknown or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '403': { description: 'Add-on required, IP restricted, or usage limit exceeded', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '404': { description: 'Record or route not found', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '500': { description: 'Server error (details are logged, never shown)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-};
+/** A query parameter: enum lists are arrays sent comma-separated (style form, explode false). */
+function queryParameter(f: FieldMeta, output: Function): Schema {
+  // A field whose values depend on the route's records (`sort`: that resource's sortable fields).
+  if (f.valuesFor) return { name: f.restName, in: 'query', required: false, description: f.description, schema: { type: 'string', enum: f.valuesFor(output) } };
+  if (f.kind === 'enum' && f.list) {
+    const values = Object.values(f.enum!);
+    return {
+      name: f.restName,
+      in: 'query',
+      required: false,
+      style: 'form',
+      explode: false,
+      description: `one value or a comma-separated list of: ${values.join(', ')} (case-insensitive)`,
+      schema: { type: 'array', items: { type: 'string', enum: values } },
+    };
+  }
+  const schema = scalarSchema(f);
+  const description = f.restName === 'limit' ? 'page size, default 50; above 100 it is 100' : f.restName === 'page' ? 'page number, default 1' : f.description;
+  return { name: f.restName, in: 'query', required: false, schema, ...(description ? { description } : {}) };
+}
 
-export function openApiDocument(routes: RouteDef[]): Schema {
-  const schemas: Record<string, Schema> = { Error: errorBody };
-  const paths: Record<string, Record<string, Schema>> = {};
-  for (const r of routes) {
-    const p = '/api/v1' + r.path.replace(/:(\w+)/g, '{$1}');
-    const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }));
-    if (r.query) {
-      for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) {
-        const schema = f.valuesFor
-          ? { type: 'string', enum: f.valuesFor(r.output), description: f.description }
-          : f.kind === 'enum' && f.list
-            ? { type: 'string', description: `one value or a comma-separated list of: ${Object.values(f.enum!).join(', ')} (case-insensitive)` }
-            : scalarSchema(f);
-        params.push({ name: f.restName, in: 'query', required: false, schema });
-      }
-    }
-    // With embedIn, the summaries go on the records of a list inside the output (an upload's photos).
-    const within = r.embedIn ? restFieldsOf(r.output).find((f) => f.prop === r.embedIn) : undefined;
-    let item = register(within ? within.type!() : r.output, 'out', schemas);
-    if (r.embed?.length) {
-      item = {
-        allOf: [
-          item,
-          {
-            type: 'object',
-            properties: Object.fromEntries(
-              r.embed.map((e) => {
-                const fields = restFieldsOf(e.entity).filter((f) => e.fields.includes(f.restName));
-                return [e.key, { type: ['object', 'null'], properties: Object.fromEntries(fields.map((f) => [f.restName, fieldSchema(f)])) }];
-              }),
-            ),
-          },
-        ],
-      };
-    }
-    if (within) item = { type: 'object', required: [within.restName], properties: { [within.restName]: { type: 'array', items: item } } };
-    const data: Schema = r.plural
-      ? { type: 'object', required: [r.plural, 'pagination'], properties: { [r.plural]: { type: 'array', items: item }, pagination: register(Pagination, 'out', schemas) } }
-      : item;
-    const op: Schema = {
-      summary: r.summary,
-      operationId: `${r.method.toLowerCase()}${r.path.replace(/[:/](\w)/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z]/g, '')}`,
-      security: [{ bearer: [] }],
-      parameters: params,
-      responses: {
-        '200': {
-          description: 'Success',
-          content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } } } },
+function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
+  const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }));
+  if (r.query) for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) params.push(queryParameter(f, r.output));
+  const conditional = !!takesIfMatch(r, table);
+  if (conditional) params.push({ name: 'If-Match', in: 'header', required: false, description: 'Strong ETag(s) of the record as last read, or *; a stale one is 412 and changes nothing', schema: { type: 'string' } });
+  const notModified = r.method === 'GET' && carriesEtag(r, table);
+  if (notModified) params.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag last read: 304 without a body while it is current', schema: { type: 'string' } });
+  if (r.creates) params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+  // With embedIn, the summaries go on the records of a list inside the output (an upload's photos).
+  const within = r.embedIn ? restFieldsOf(r.output).find((f) => f.prop === r.embedIn) : undefined;
+  let item = withEmbeds(within ? within.type!() : r.output, r.embed, schemas);
+  if (within) item = { type: 'object', additionalProperties: false, required: [within.restName], properties: { [within.restName]: { type: 'array', items: item } } };
+  const data: Schema = r.plural
+    ? { type: 'object', additionalProperties: false, required: [r.plural, 'pagination'], properties: { [r.plural]: { type: 'array', items: item }, pagination: register(Pagination, 'out', schemas) } }
+    : item;
+  const op: Schema = {
+    tags: [tagOf(r)],
+    summary: r.summary,
+    operationId: operationId(r),
+    security: [{ bearer: [] }],
+    parameters: params,
+    responses: {
+      '200': {
+        description: 'Success',
+        headers: successHeaders(r, carriesEtag(r, table)),
+        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } } } },
+      },
+      ...(notModified ? { '304': { description: 'Not modified: If-None-Match holds the current ETag', headers: successHeaders(r, true) } } : {}),
+      ...errorResponses(r, conditional),
+    },
+  };
+  if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: register(r.body, 'in', schemas) } } };
+  if (r.multipart) {
+    op.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          // A string is a text field's description; an object is the field's schema.
+          schema: { type: 'object', properties: Object.fromEntries(Object.entries(r.multipart.fields).map(([k, v]) => [k, typeof v === 'string' ? { type: 'string', description: v } : v])) },
         },
-        ...errorResponses,
       },
     };
-    if (r.creates) (op.parameters as Schema[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: register(r.body, 'in', schemas) } } };
-    if (r.multipart) {
-      op.requestBody = {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            // A string is a text field's description; an object is the field's schema.
-            schema: { type: 'object', properties: Object.fromEntries(Object.entries(r.multipart.fields).map(([k, v]) => [k, typeof v === 'string' ? { type: 'string', description: v } : v])) },
-          },
-        },
-      };
-    }
-    (paths[p] ??= {})[r.method.toLowerCase()] = op;
   }
+  return op;
+}
+
+export function openApiDocument(routes: RouteDef[]): Schema {
+  const schemas: Schemas = { Error: errorBody };
+  const paths: Record<string, Record<string, Schema>> = {};
+  const ids = new Set<string>();
+  for (const r of routes) {
+    const op = operation(r, routes, schemas);
+    if (ids.has(op.operationId as string)) throw new Error(`two routes would have the operationId ${String(op.operationId)}`);
+    ids.add(op.operationId as string);
+    (paths['/api/v1' + r.path.replace(/:(\w+)/g, '{$1}')] ??= {})[r.method.toLowerCase()] = op;
+  }
+  const tags = [...new Set(routes.map(tagOf))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: {
@@ -178,7 +121,8 @@ export function openApiDocument(routes: RouteDef[]): Schema {
       description: 'REST surface of field-service-crm. Every response is an envelope {success, data}; errors carry {code, message, details}. See the README for the rules.',
     },
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'fsk_ + 40 base62 characters' } }, schemas },
+    tags,
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'fsk_ + 40 base62 characters' } }, headers: HEADERS, schemas },
     paths,
   };
 }

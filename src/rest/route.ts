@@ -28,6 +28,8 @@ export interface RouteDef {
   /** Express path under /api/v1, e.g. `/customers/:uuid`. */
   path: string;
   summary: string;
+  /** OpenAPI operationId, when the one derived from method and path does not read well. */
+  operationId?: string;
   /** List routes: the name of the array in `data`, beside `pagination`. */
   plural?: string;
   /** Class of the JSON body, validated like the GraphQL input. */
@@ -46,5 +48,10 @@ export interface RouteDef {
   addon?: Addon;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
+  /**
+   * PUT/DELETE with If-Match: locks the record the route changes, as the service's own update does
+   * (default: the row of the GET twin's entity named by the last path parameter).
+   */
+  lock?: (ctx: RequestContext) => Promise<void>;
   call: (ctx: RequestContext, args: RouteArgs) => Promise<unknown>;
 }

@@ -9,6 +9,7 @@ import { validateInput } from '../core/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
+import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
 
 export const JSON_LIMIT = '1mb';
@@ -62,7 +63,10 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 function handler(route: RouteDef, table: RouteDef[]): Handler {
   const getTwin = route.method === 'PUT' ? table.find((r) => r.method === 'GET' && r.path === route.path) : undefined;
   // Errors of a PUT or DELETE may name fields of the record the path names, as its GET shows them.
-  const record = route.method === 'GET' ? undefined : table.find((r) => r.method === 'GET' && r.path === route.path && !r.plural)?.output;
+  const record = route.method === 'GET' ? undefined : singleGetOf(route, table)?.output;
+  // ETag and If-Match (docs/conventions.md "Conditional requests").
+  const tagged = carriesEtag(route, table);
+  const conditional = takesIfMatch(route, table);
   return async (req, res, next) => {
     try {
       const ctx = req.ctx!;
@@ -84,8 +88,13 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       }
       // A list's embedded summaries come with its page (Loaders.expectReferenced).
       if (route.plural && route.embed?.length) ctx.loaders.expectReferenced(route.output, route.embed.map((e) => e.entity));
-      const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
-      res.json({ success: true, data: await shape(route, ctx, result) });
+      const args = { params: req.params as Record<string, string>, body, query, req };
+      const run = () => route.call(ctx, args);
+      const current = async () => shape(conditional!, ctx, await conditional!.call(ctx, { ...args, body: undefined, query: undefined }));
+      const result = conditional && req.header('if-match') !== undefined ? await underIfMatch(ctx, req, route, conditional, current, run) : await run();
+      const data = await shape(route, ctx, result);
+      if (tagged) setEtag(res, data);
+      res.json({ success: true, data });
     } catch (err) {
       next(renameFields(err, route, record));
     }

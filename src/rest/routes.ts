@@ -129,5 +129,5 @@ export const routes: RouteDef[] = [
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.
-  { method: 'PUT', path: '/numbering', summary: 'Update numbering settings (add-on custom_numbering)', body: NumberingUpdateInput, output: NumberingUpdateResult, addon: 'custom_numbering', call: async (ctx, a) => Object.assign(new NumberingUpdateResult(), await numberingService.update(ctx, a.body), { message: 'Numbering settings updated' }) },
+  { method: 'PUT', path: '/numbering', summary: 'Update numbering settings (add-on custom_numbering)', body: NumberingUpdateInput, output: NumberingUpdateResult, addon: 'custom_numbering', lock: (ctx) => numberingService.lock(ctx), call: async (ctx, a) => Object.assign(new NumberingUpdateResult(), await numberingService.update(ctx, a.body), { message: 'Numbering settings updated' }) },
 ];

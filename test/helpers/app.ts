@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { initOrm, Orm } from '../../src/db/orm';
 import { createCompany, createUser } from '../../src/modules/company/company.admin';
+import { checkRecorded, recording } from './openapi-check';
 
 export interface TestApp {
   app: Express;
@@ -50,13 +51,16 @@ export async function resetDatabase(orm: Orm): Promise<void> {
 export function useTestApp(env: Record<string, string> = {}): TestApp {
   const t = {} as TestApp;
   let close: () => Promise<void>;
+  // Every /api/v1 response of the spec file, held against the OpenAPI document after it.
+  const responses: Parameters<typeof recording>[1] = [];
   beforeAll(async () => {
     t.url = await workerDatabase();
     t.orm = await initOrm(t.url, 5);
     const built = await createApp({ orm: t.orm, config: loadConfig({ ...process.env, DATABASE_URL: t.url, ...env }) });
-    t.app = built.app;
+    t.app = recording(built.app, responses);
     close = built.close;
   });
+  afterAll(() => checkRecorded(responses));
   beforeEach(async () => {
     await resetDatabase(t.orm);
   });

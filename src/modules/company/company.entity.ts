@@ -3,6 +3,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
 import { TIMESTAMP } from '../../core/base.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export const ADDONS = ['custom_numbering', 'job_photos'] as const;
 export type Addon = (typeof ADDONS)[number];
@@ -14,7 +15,8 @@ export class CompanySettings {
   preventDoubleBooking!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @Entity({ tableName: 'companies' })
 export class Company {
   @ApiField('uuid', 'uuid')

@@ -4,6 +4,7 @@ import { ApiField } from '../../core/fields';
 import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { Location } from '../location/location.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum CustomerType {
   RESIDENTIAL = 'Residential',
@@ -21,7 +22,8 @@ registerEnumType(CustomerOnMyWayNotifyVia, { name: 'CustomerOnMyWayNotifyVia' })
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ last_name: 'lastName', first_name: 'firstName', company_name: 'companyName', email: 'email' })

@@ -12,6 +12,7 @@ import { Template } from '../template/template.entity';
 import { DecimalNumberType } from '../template/decimal-type';
 import { User } from '../user/user.entity';
 import type { PricingSnapshot } from './estimate.pricing';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum EstimateStatus {
   PENDING = 'Pending',
@@ -38,7 +39,8 @@ registerEnumType(EstimateSelectedTier, { name: 'EstimateSelectedTier' });
 const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ estimate_number: byNumber('estimateNumber'), total_amount: 'totalAmountCents', expires_at: 'expiresAt' })

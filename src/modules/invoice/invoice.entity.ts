@@ -9,6 +9,7 @@ import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum InvoiceStatus {
   DRAFT = 'Draft',
@@ -50,7 +51,8 @@ export class InvoiceLineItem {
 const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ invoice_number: byNumber('invoiceNumber'), issue_date: 'issueDate', due_date: 'dueDate', total_amount: 'totalAmountCents', balance_amount: 'balanceAmountCents' })

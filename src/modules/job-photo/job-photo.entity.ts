@@ -5,6 +5,7 @@ import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum JobPhotoType {
   BEFORE = 'before',
@@ -13,7 +14,8 @@ export enum JobPhotoType {
 }
 registerEnumType(JobPhotoType, { name: 'JobPhotoType' });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId('jobUuid:uuid')
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ taken_at: 'takenAt', file_name: 'fileName' })

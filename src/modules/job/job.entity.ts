@@ -8,6 +8,7 @@ import { fromCents } from '../../core/money';
 import { Customer } from '../customer/customer.entity';
 import { Location } from '../location/location.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum JobStatus {
   NEW = 'New',
@@ -35,7 +36,8 @@ registerEnumType(JobPriority, { name: 'JobPriority' });
 const text = () => ({ type: 'text', nullable: true }) as const;
 const stamp = () => ({ ...TIMESTAMP, nullable: true });
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ job_number: byNumber('jobNumber'), title: 'title', status: 'status', scheduled_date: 'scheduledDate' })

@@ -3,12 +3,14 @@ import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
 import { Sortable } from '../../core/sorting';
 import { TenantEntity, TenantScoped } from '../../core/base.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;
 const json = () => ({ type: 'json', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ name: 'name', city: 'city', state: 'state', zip: 'zip' })

@@ -161,6 +161,12 @@ export const numberingService = {
     return out;
   },
 
+  /** Locks the company's settings rows as update does (in its order), for If-Match. */
+  async lock(ctx: RequestContext): Promise<void> {
+    await ensureRows(ctx, NUMBERED_KINDS);
+    for (const kind of NUMBERED_KINDS) await readSettings(ctx, kind, true);
+  },
+
   /** Needs the custom_numbering add-on. All or nothing: a rejected request changes nothing. */
   async update(ctx: RequestContext, input: NumberingUpdateInput): Promise<NumberingSettings> {
     requireAddon(ctx, 'custom_numbering');

@@ -8,6 +8,7 @@ import { fromCents } from '../../core/money';
 import { Customer } from '../customer/customer.entity';
 import { Invoice } from '../invoice/invoice.entity';
 import { User } from '../user/user.entity';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum PaymentType {
   CREDIT_CARD = 'credit_card',
@@ -28,7 +29,8 @@ registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
 
 const text = () => ({ type: 'text', nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ payment_number: byNumber('paymentNumber'), amount: 'amountCents', payment_date: 'paymentDate' })

@@ -6,6 +6,7 @@ import { TenantEntity, TenantScoped } from '../../core/base.entity';
 import { MoneyType } from '../../core/money-type';
 import { fromCents } from '../../core/money';
 import { DecimalNumberType } from './decimal-type';
+import { GlobalId, Node } from '../../core/global-id';
 
 export enum TemplatePricingType {
   FLAT = 'flat',
@@ -40,7 +41,8 @@ export class TemplateTiers {
 // A fresh options object each time: MikroORM writes into the one it is given.
 const money = (fieldName: string) => ({ type: MoneyType, fieldName, nullable: true }) as const;
 
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
 @Sortable({ name: 'name', base_price: 'basePriceCents' })
