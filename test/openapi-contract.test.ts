@@ -46,7 +46,7 @@ describe('the OpenAPI document', () => {
 
   it('gives each error status its own codes and examples, and documents headers', async () => {
     const op = (await doc()).paths['/api/v1/customers/{uuid}'].put;
-    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404', '412', '500']);
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404', '412', '500', '503']);
     expect(Object.keys(op.responses['401'].content['application/json'].examples)).toEqual(['UNAUTHORIZED']);
     expect(op.responses['401'].content['application/json'].examples.UNAUTHORIZED.value.error.code).toBe('UNAUTHORIZED');
     expect(op.responses['401'].headers['WWW-Authenticate']).toBeDefined();
@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
   it('bounds page and limit and lists the values of enum filters', async () => {
     const params = (await doc()).paths['/api/v1/jobs'].get.parameters;
     const by = (n: string) => params.find((p: { name: string }) => p.name === n);
-    expect(by('page').schema).toEqual({ type: 'integer', minimum: 1 });
+    expect(by('page').schema).toEqual({ type: 'integer', minimum: 1, maximum: 1_000_000 });
     expect(by('limit').schema).toEqual({ type: 'integer', minimum: 1 });
     expect(by('status')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { enum: expect.arrayContaining(['New', 'Scheduled']) } } });
   });

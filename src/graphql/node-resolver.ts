@@ -12,6 +12,7 @@ import { jobPhotoService } from '../modules/job-photo/job-photo.service';
 import { locationService } from '../modules/location/location.service';
 import { paymentService } from '../modules/payment/payment.service';
 import { templateService } from '../modules/template/template.service';
+import { visitService } from '../modules/visit/visit.service';
 
 type Fetch = (ctx: RequestContext, key: string) => Promise<unknown>;
 
@@ -30,6 +31,7 @@ export const NODE_FETCHERS: Record<string, Fetch> = {
   Estimate: byUuid((ctx, u) => estimateService.get(ctx, u)),
   Invoice: byUuid((ctx, u) => invoiceService.get(ctx, u)),
   Payment: byUuid((ctx, u) => paymentService.get(ctx, u)),
+  Visit: byUuid((ctx, u) => visitService.get(ctx, u)),
 };
 
 @Resolver()

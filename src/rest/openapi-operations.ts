@@ -76,6 +76,8 @@ const DESCRIPTIONS: Partial<Record<number, string>> = {
 const APPLIES: Partial<Record<ErrorCode, (r: RouteDef, conditional: boolean) => boolean>> = {
   PRECONDITION_FAILED: (_r, conditional) => conditional,
   ADDON_REQUIRED: () => true,
+  // Visits, and the job fields that write a job's visit, and turning the setting on (docs/visits.md).
+  SCHEDULE_CONFLICT: (r) => r.method !== 'GET' && (/^\/(visits|jobs)(\/|$)/.test(r.path) || r.path === '/companies/me/settings'),
 };
 
 /** The error responses of a route, one per status, with an example of each code it may carry. */

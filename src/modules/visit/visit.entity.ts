@@ -2,6 +2,7 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../core/fields';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
+import { GlobalId, Node } from '../../core/global-id';
 import { Job } from '../job/job.entity';
 
 export enum VisitStatus {
@@ -26,7 +27,8 @@ const stamp = () => ({ ...TIMESTAMP, nullable: true });
  * and ends_at), read only by SQL; visit_assignments mirrors the crew for the double-booking
  * constraint (migration 0013).
  */
-@ObjectType()
+@ObjectType({ implements: Node })
+@GlobalId()
 @TenantScoped()
 @Entity({ tableName: 'visits' })
 export class Visit extends TenantEntity {
