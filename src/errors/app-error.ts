@@ -5,6 +5,9 @@ export type ErrorCode =
   | 'IP_RESTRICTED'
   | 'USAGE_LIMIT_EXCEEDED'
   | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'LINK_EXPIRED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
@@ -42,6 +45,11 @@ export class AppError extends Error {
 
   static notFound(what: string): AppError {
     return new AppError('NOT_FOUND', `${what} not found`);
+  }
+
+  /** 409: the record's state forbids the action (converting an estimate twice, answering it twice). */
+  static conflict(message: string): AppError {
+    return new AppError('CONFLICT', message);
   }
 }
 

@@ -12,6 +12,9 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'IP_RESTRICTED':
     case 'USAGE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
+    case 'CONFLICT':
+    case 'LINK_EXPIRED':
+    case 'SERVICE_UNAVAILABLE':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

@@ -17,6 +17,12 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'CONFLICT':
+      return 409;
+    case 'LINK_EXPIRED':
+      return 410;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
     case 'INTERNAL':
       return 500;
     default:

@@ -84,7 +84,7 @@ const errorBody: Schema = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: ['VALIDATION_ERROR', 'UNAUTHORIZED', 'ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'NOT_FOUND', 'INTERNAL'] },
+        code: { type: 'string', enum: ['VALIDATION_ERROR', 'UNAUTHORIZED', 'ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE', 'INTERNAL'] },
         message: { type: 'string' },
         details: {
           type: 'array',

@@ -32,6 +32,8 @@ import { NumberingSettings, NumberingUpdateResult } from '../modules/numbering/n
 import { Template } from '../modules/template/template.entity';
 import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/template.inputs';
 import { templateService } from '../modules/template/template.service';
+import { ConvertEstimateInput, EstimateConversion, InvoiceJobInput } from '../modules/conversion/conversion.inputs';
+import { conversionService } from '../modules/conversion/conversion.service';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -84,6 +86,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
   { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
+  { method: 'POST', path: '/jobs/:uuid/invoice', summary: "Invoice a job: its Accepted estimate's lines, else one line of the job's amount", body: InvoiceJobInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => conversionService.invoiceJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
 
   { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query) },
@@ -103,6 +106,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/estimates/:uuid', summary: 'Get an estimate with customer, job, template and location', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
+  { method: 'POST', path: '/estimates/:uuid/convert_to_job', summary: 'Create a job from an estimate (a Pending estimate becomes Accepted)', body: ConvertEstimateInput, output: EstimateConversion, creates: true, call: (ctx, a) => conversionService.convertEstimateToJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
