@@ -23,6 +23,8 @@ import { graphqlUploads } from './graphql/uploads';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
+import { configureDocuments } from './modules/document/document.settings';
+import { documentFilesRouter } from './modules/document/document-files.route';
 
 export interface AppDeps {
   orm: Orm;
@@ -41,6 +43,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configurePhotoStorage(config);
   usePreparedStatements(config.dbPreparedStatements);
+  configureDocuments(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
@@ -81,6 +84,8 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
 
   // Signed photo links are for browsers: no API key, the signature is checked instead.
   app.use('/api/v1/photo-files', photoFilesRouter());
+  // PDFs behind signed links (GraphQL pdfUrl), likewise.
+  app.use('/api/v1/document-files', documentFilesRouter(orm));
 
   const auth: RequestHandler = async (req, res, next) => {
     try {
@@ -150,6 +155,8 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   const { status, body } = toHttpError(app);
   if (res.headersSent) return;
+  // A render refused because this process is busy: the client may retry in a moment.
+  if (app.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '2');
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');

@@ -151,6 +151,11 @@ export function openApiDocument(routes: RouteDef[]): Schema {
         ...errorResponses,
       },
     };
+    if (r.file) {
+      // A file answer: its bytes, an ETag, and 304 for If-None-Match.
+      op.responses = { '200': { description: 'The file (ETag; 304 when If-None-Match matches)', content: { [r.file]: { schema: { type: 'string', format: 'binary' } } } }, '304': { description: 'Not modified' }, ...errorResponses };
+      delete schemas[r.output.name];
+    }
     if (r.creates) (op.parameters as Schema[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: register(r.body, 'in', schemas) } } };
     if (r.multipart) {

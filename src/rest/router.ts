@@ -10,6 +10,8 @@ import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
 import type { Embed, RouteDef } from './route';
+import { FileResult } from '../modules/document/document.service';
+import { sendFile } from '../modules/document/document-files.route';
 
 export const JSON_LIMIT = '1mb';
 
@@ -85,6 +87,7 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       // A list's embedded summaries come with its page (Loaders.expectReferenced).
       if (route.plural && route.embed?.length) ctx.loaders.expectReferenced(route.output, route.embed.map((e) => e.entity));
       const result = await route.call(ctx, { params: req.params as Record<string, string>, body, query, req });
+      if (route.file) return await sendFile(req, res, result as FileResult);
       res.json({ success: true, data: await shape(route, ctx, result) });
     } catch (err) {
       next(renameFields(err, route, record));
