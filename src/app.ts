@@ -25,6 +25,8 @@ import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
 import { configureDocuments } from './modules/document/document.settings';
 import { documentFilesRouter } from './modules/document/document-files.route';
+import { sharePageRouter } from './modules/document/share.route';
+import { PAGE_PATH } from './modules/document/share.service';
 
 export interface AppDeps {
   orm: Orm;
@@ -86,6 +88,8 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use('/api/v1/photo-files', photoFilesRouter());
   // PDFs behind signed links (GraphQL pdfUrl), likewise.
   app.use('/api/v1/document-files', documentFilesRouter(orm));
+  // The customer page of share links (no key: the token is the credential); its own CSP.
+  app.use(PAGE_PATH, sharePageRouter(orm));
 
   const auth: RequestHandler = async (req, res, next) => {
     try {

@@ -15,10 +15,10 @@ import { NumberingResolver } from '../modules/numbering/numbering.resolver';
 import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 import { ConversionResolver } from '../modules/conversion/conversion.resolver';
-import { EstimateDocumentResolver, InvoiceDocumentResolver } from '../modules/document/document.resolver';
+import { EstimateDocumentResolver, InvoiceDocumentResolver, ShareLinkResolver } from '../modules/document/document.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, ConversionResolver, InvoiceDocumentResolver, EstimateDocumentResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, ConversionResolver, InvoiceDocumentResolver, EstimateDocumentResolver, ShareLinkResolver];
 
 let cached: GraphQLSchema | undefined;
 

@@ -36,6 +36,8 @@ import { ConvertEstimateInput, EstimateConversion, InvoiceJobInput } from '../mo
 import { conversionService } from '../modules/conversion/conversion.service';
 import { DocumentFile } from '../modules/document/document.types';
 import { documentService } from '../modules/document/document.service';
+import { ShareLink, ShareLinkInput } from '../modules/document/share.inputs';
+import { shareService } from '../modules/document/share.service';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -74,6 +76,8 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: [customer], call: (ctx, a) => invoiceService.list(ctx, a.query) },
   { method: 'GET', path: '/invoices/:uuid', summary: 'Get an invoice with customer, job, estimate and location', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.get(ctx, a.params.uuid) },
   { method: 'GET', path: '/invoices/:uuid/pdf', summary: 'The invoice as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'invoice', a.params.uuid) },
+  { method: 'POST', path: '/invoices/:uuid/share_link', summary: 'A link that opens the invoice for the customer (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'invoice', a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/invoices/:uuid/share_link', summary: "Revoke the invoice's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'invoice', a.params.uuid) },
   { method: 'POST', path: '/invoices/preview', summary: 'Invoice totals without creating (dry run)', body: InvoicePreviewInput, output: InvoicePreview, call: (ctx, a) => invoiceService.preview(ctx, a.body) },
   { method: 'POST', path: '/invoices', summary: 'Create an invoice from a job', body: InvoiceCreateInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => invoiceService.create(ctx, a.body) },
   { method: 'PUT', path: '/invoices/:uuid', summary: 'Update an invoice (amounts recomputed)', body: InvoiceUpdateInput, output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.update(ctx, a.params.uuid, a.body) },
@@ -110,6 +114,8 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
   { method: 'GET', path: '/estimates/:uuid/pdf', summary: 'The estimate as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'estimate', a.params.uuid) },
+  { method: 'POST', path: '/estimates/:uuid/share_link', summary: 'A link that opens the estimate for the customer: accept or decline (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'estimate', a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/estimates/:uuid/share_link', summary: "Revoke the estimate's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'estimate', a.params.uuid) },
   { method: 'POST', path: '/estimates/:uuid/convert_to_job', summary: 'Create a job from an estimate (a Pending estimate becomes Accepted)', body: ConvertEstimateInput, output: EstimateConversion, creates: true, call: (ctx, a) => conversionService.convertEstimateToJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
 

@@ -5,7 +5,7 @@ import { multiply, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';
-import { Estimate } from '../estimate/estimate.entity';
+import { Estimate, EstimateAcceptance } from '../estimate/estimate.entity';
 import { adjustmentsToCents, Tier } from '../estimate/estimate.pricing';
 import { Invoice } from '../invoice/invoice.entity';
 import { Location } from '../location/location.entity';
@@ -45,7 +45,7 @@ export interface DocumentView {
   totalCents: number;
   status: string;
   invoice?: { payments: Array<{ date: string; number: string; method: string; amountCents: number }>; paidCents: number; balanceCents: number };
-  estimate?: { pricingType: string; selectedTier: string | null; tiers: Array<{ tier: Tier; totalCents: number }>; acceptance: Record<string, unknown> | null };
+  estimate?: { pricingType: string; selectedTier: string | null; tiers: Array<{ tier: Tier; totalCents: number }>; acceptance: EstimateAcceptance | null };
   notes: string | null;
 }
 
@@ -142,7 +142,7 @@ function estimateView(_em: EntityManager, e: Estimate, base: Base, timezone: str
     taxCents: e.taxAmountCents,
     totalCents: e.totalAmountCents,
     status: e.status,
-    estimate: { pricingType: e.pricingType, selectedTier: e.selectedTier, tiers, acceptance: (e as unknown as { acceptance?: Record<string, unknown> | null }).acceptance ?? null },
+    estimate: { pricingType: e.pricingType, selectedTier: e.selectedTier, tiers, acceptance: e.acceptance ? { ...e.acceptance } : null },
     notes: e.customerNotes ?? e.serviceDescription,
   };
 }
