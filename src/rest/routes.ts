@@ -38,6 +38,8 @@ import { DocumentFile } from '../modules/document/document.types';
 import { documentService } from '../modules/document/document.service';
 import { ShareLink, ShareLinkInput } from '../modules/document/share.inputs';
 import { shareService } from '../modules/document/share.service';
+import { DocumentEmail, SendDocumentInput } from '../modules/document/mail.inputs';
+import { mailService } from '../modules/document/mail.service';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -78,6 +80,8 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/invoices/:uuid/pdf', summary: 'The invoice as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'invoice', a.params.uuid) },
   { method: 'POST', path: '/invoices/:uuid/share_link', summary: 'A link that opens the invoice for the customer (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'invoice', a.params.uuid, a.body) },
   { method: 'DELETE', path: '/invoices/:uuid/share_link', summary: "Revoke the invoice's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'invoice', a.params.uuid) },
+  { method: 'POST', path: '/invoices/:uuid/send', summary: 'Mail the invoice (PDF attached, share link in the body); a Draft becomes Pending', body: SendDocumentInput, output: DocumentEmail, creates: true, call: (ctx, a) => mailService.send(ctx, 'invoice', a.params.uuid, a.body) },
+  { method: 'GET', path: '/invoices/:uuid/emails', summary: 'Messages that sent the invoice, newest first', plural: 'emails', query: ListArgs, output: DocumentEmail, call: (ctx, a) => mailService.list(ctx, 'invoice', a.params.uuid, a.query) },
   { method: 'POST', path: '/invoices/preview', summary: 'Invoice totals without creating (dry run)', body: InvoicePreviewInput, output: InvoicePreview, call: (ctx, a) => invoiceService.preview(ctx, a.body) },
   { method: 'POST', path: '/invoices', summary: 'Create an invoice from a job', body: InvoiceCreateInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => invoiceService.create(ctx, a.body) },
   { method: 'PUT', path: '/invoices/:uuid', summary: 'Update an invoice (amounts recomputed)', body: InvoiceUpdateInput, output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.update(ctx, a.params.uuid, a.body) },
@@ -116,6 +120,8 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/estimates/:uuid/pdf', summary: 'The estimate as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'estimate', a.params.uuid) },
   { method: 'POST', path: '/estimates/:uuid/share_link', summary: 'A link that opens the estimate for the customer: accept or decline (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'estimate', a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid/share_link', summary: "Revoke the estimate's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'estimate', a.params.uuid) },
+  { method: 'POST', path: '/estimates/:uuid/send', summary: 'Mail the estimate (PDF attached, share link in the body)', body: SendDocumentInput, output: DocumentEmail, creates: true, call: (ctx, a) => mailService.send(ctx, 'estimate', a.params.uuid, a.body) },
+  { method: 'GET', path: '/estimates/:uuid/emails', summary: 'Messages that sent the estimate, newest first', plural: 'emails', query: ListArgs, output: DocumentEmail, call: (ctx, a) => mailService.list(ctx, 'estimate', a.params.uuid, a.query) },
   { method: 'POST', path: '/estimates/:uuid/convert_to_job', summary: 'Create a job from an estimate (a Pending estimate becomes Accepted)', body: ConvertEstimateInput, output: EstimateConversion, creates: true, call: (ctx, a) => conversionService.convertEstimateToJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
 
