@@ -86,6 +86,14 @@ describe('estimate → job → invoice (REST)', () => {
     expect(pct.body.data).toMatchObject({ total_amount: 90.25, invoice_type: 'Progress' });
   });
 
+  it('two conversions at once: one job, the other 409', async () => {
+    const a = await createTenant(t);
+    const { estimate } = await estimateFor(a);
+    const results = await Promise.all([1, 2].map(() => rest(t, a).post(`/estimates/${estimate.uuid}/convert_to_job`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await rest(t, a).get('/jobs')).body.data.pagination.total).toBe(1);
+  });
+
   it('honours Idempotency-Key: one job, one invoice', async () => {
     const a = await createTenant(t);
     const { estimate } = await estimateFor(a);
