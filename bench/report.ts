@@ -44,7 +44,7 @@ export function targets(r: Report): Target[] {
   const rps = (id: string) => row(id).result.rps;
   const list = row('customer_list');
   const invList = row('invoice_list');
-  const rssMax = Math.max(...r.rows.filter((x) => x.id !== 'photo_upload' && x.id !== 'postgraphile_invoices').map((x) => x.result.rssMax ?? 0));
+  const rssMax = Math.max(...r.rows.filter((x) => !['photo_upload', 'postgraphile_invoices', 'invoice_pdf_20', 'invoice_pdf_500'].includes(x.id)).map((x) => x.result.rssMax ?? 0));
   const upload = row('photo_upload');
   const t: Target[] = [];
   const listRatio = list.result.rps / list.baseline!.rps;
@@ -77,6 +77,10 @@ export function targets(r: Report): Target[] {
     measured: `${f1(rise / MB)} MB${okUploads ? '' : ' (uploads failed)'}`,
     met: okUploads && rise < 2 * r.uploadBytes,
   });
+  const pdf = r.rows.find((x) => x.id === 'invoice_pdf_20');
+  if (pdf) t.push({ name: 'invoice PDF, 20 lines', goal: 'p50 ≤ 40 ms, ≥ 40/s', measured: `p50 ${f1(pdf.result.p50)} ms, ${f1(pdf.result.rps)}/s`, met: pdf.result.p50 <= 40 && pdf.result.rps >= 40 && pdf.result.non2xx === 0 });
+  const big = r.rows.find((x) => x.id === 'invoice_pdf_500');
+  if (big) t.push({ name: 'RSS rise rendering 500-line PDFs', goal: '< 30 MB', measured: `${f1((big.rssRise ?? 0) / MB)} MB`, met: (big.rssRise ?? 0) < 30 * MB && big.result.non2xx === 0 });
   return t;
 }
 
@@ -101,7 +105,7 @@ export function printReport(r: Report, out: (line: string) => void): void {
       notes.push(`${x.result.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${x.result.errors} errors`);
     }
     if (x.sameJson === false) notes.push('JSON differs from baseline');
-    if (x.id === 'photo_upload') notes.push(`RSS +${f1((x.rssRise ?? 0) / MB)} MB`);
+    if (x.id === 'photo_upload' || x.id === 'invoice_pdf_500') notes.push(`RSS +${f1((x.rssRise ?? 0) / MB)} MB`);
     if (x.id === 'postgraphile_invoices') notes.push(r.postgraphileSameRows ? 'same invoices and payments' : 'rows differ');
     return [
       x.label,

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { pdfRows } from './pdf';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -284,6 +285,7 @@ async function main(): Promise<void> {
       durationSeconds: undefined,
     });
     rows.push({ id: 'photo_upload', label: 'REST photo upload, 15 MiB file', result: up, baseline: null, sameJson: null, rssRise: (up.rssMax ?? idle) - idle });
+    rows.push(...(await pdfRows({ base: S, key: K, job: photoJob, quick: opt.quick, rss: () => rssOf(server.pid), run: (v, extra) => run(S, v, server.pid, extra), log })));
 
     const report: Report = {
       mode: db.mode,

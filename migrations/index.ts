@@ -8,6 +8,7 @@ import { Migration20261121000007_numbering } from './Migration20261121000007_num
 import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
 import { Migration20261121000009_document_counts } from './Migration20261121000009_document_counts';
 import { Migration20261125000011_sync_indexes } from './Migration20261125000011_sync_indexes';
+import { Migration20261125000012_documents } from './Migration20261125000012_documents';
 import { Migration20261125000013_visits } from './Migration20261125000013_visits';
 
 // Applied in this order; each migration has a working down().
@@ -22,5 +23,6 @@ export const migrationsList = [
   { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
   { name: 'Migration20261121000009_document_counts', class: Migration20261121000009_document_counts },
   { name: 'Migration20261125000011_sync_indexes', class: Migration20261125000011_sync_indexes },
+  { name: 'Migration20261125000012_documents', class: Migration20261125000012_documents },
   { name: 'Migration20261125000013_visits', class: Migration20261125000013_visits },
 ];

@@ -26,6 +26,10 @@ import { explorerRouter } from './graphql/explorer';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
+import { configureDocuments } from './modules/document/document.settings';
+import { documentFilesRouter } from './modules/document/document-files.route';
+import { sharePageRouter } from './modules/document/share.route';
+import { PAGE_PATH } from './modules/document/share.service';
 
 export interface AppDeps {
   orm: Orm;
@@ -44,6 +48,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configurePhotoStorage(config);
   usePreparedStatements(config.dbPreparedStatements);
+  configureDocuments(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
@@ -88,6 +93,10 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
 
   // Signed photo links are for browsers: no API key, the signature is checked instead.
   app.use('/api/v1/photo-files', photoFilesRouter());
+  // PDFs behind signed links (GraphQL pdfUrl), likewise.
+  app.use('/api/v1/document-files', documentFilesRouter(orm));
+  // The customer page of share links (no key: the token is the credential); its own CSP.
+  app.use(PAGE_PATH, sharePageRouter(orm));
 
   const auth: RequestHandler = async (req, res, next) => {
     try {
@@ -173,7 +182,7 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   if (status === 503) {
     res.setHeader('Retry-After', '1');
-    logger.warn({ err, requestId: req.requestId, method: req.method, path: req.path }, 'database unavailable');
+    logger.warn({ err, reason: app.message, requestId: req.requestId, method: req.method, path: req.path }, 'service unavailable');
   }
   // RFC 6750 §3: a 401 names the scheme; a key that was sent but refused is an invalid_token.
   if (status === 401) res.setHeader('WWW-Authenticate', req.headers.authorization ? 'Bearer realm="field-service-crm", error="invalid_token"' : 'Bearer realm="field-service-crm"');

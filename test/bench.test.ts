@@ -25,6 +25,8 @@ const SCENARIOS = [
   'REST invoice create, 3 companies',
   'PostGraphile 5: 100 invoices + customer + payments',
   'REST photo upload, 15 MiB file',
+  'REST invoice PDF, 20 lines',
+  'REST invoice PDF, 500 lines, one at a time',
 ];
 
 const TARGETS = [
@@ -38,6 +40,8 @@ const TARGETS = [
   'invoice create (one company) vs customer create',
   'server RSS under load',
   'RSS rise during 15 MiB uploads',
+  'invoice PDF, 20 lines',
+  'RSS rise rendering 500-line PDFs',
 ];
 
 test('npm run bench -- --quick prints the table with every scenario and target', async () => {

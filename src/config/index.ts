@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalCidr } from '../auth/ip-allow-list';
 
@@ -38,6 +39,8 @@ export interface Config {
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
   debugSql: boolean;
+  /** Customer documents (docs/documents.md): PDF_FONT, SMTP_URL, MAIL_FROM. */
+  documents: { pdfFont: string | null; smtpUrl: string | null; mailFrom: string };
 }
 
 export class ConfigError extends Error {}
@@ -116,7 +119,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const s3AccessKeyId = env.S3_ACCESS_KEY_ID?.trim() || null;
   const s3SecretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || null;
   if (!s3AccessKeyId !== !s3SecretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  const pdfFont = env.PDF_FONT?.trim() || null;
+  if (pdfFont && (!/\.(ttf|otf)$/i.test(pdfFont) || !fs.existsSync(pdfFont))) throw new ConfigError('PDF_FONT must name an existing .ttf or .otf file');
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   return {
+    documents: { pdfFont: pdfFont && path.resolve(pdfFont), smtpUrl, mailFrom: env.MAIL_FROM?.trim() || 'no-reply@localhost' },
     port: int('PORT', env.PORT, 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,

@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'IP_RESTRICTED',
   'USAGE_LIMIT_EXCEEDED',
   'NOT_FOUND',
+  'CONFLICT',
+  'LINK_EXPIRED',
   'SERVICE_UNAVAILABLE',
   'SCHEDULE_CONFLICT',
   'PRECONDITION_FAILED',
@@ -51,6 +53,11 @@ export class AppError extends Error {
 
   static notFound(what: string): AppError {
     return new AppError('NOT_FOUND', `${what} not found`);
+  }
+
+  /** 409: the record's state forbids the action (converting an estimate twice, answering it twice). */
+  static conflict(message: string): AppError {
+    return new AppError('CONFLICT', message);
   }
 }
 

@@ -15,6 +15,8 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'SERVICE_UNAVAILABLE':
     case 'SCHEDULE_CONFLICT':
     case 'PRECONDITION_FAILED':
+    case 'CONFLICT':
+    case 'LINK_EXPIRED':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

@@ -23,6 +23,10 @@ export function statusOf(code: ErrorCode): number {
       return 409;
     case 'PRECONDITION_FAILED':
       return 412;
+    case 'CONFLICT':
+      return 409;
+    case 'LINK_EXPIRED':
+      return 410;
     case 'INTERNAL':
       return 500;
     default:

@@ -10,6 +10,10 @@ import { toGraphQLError } from '../errors/to-graphql-error';
  * as REST: keyed by the operation and its variables; a replay skips execution and answers with
  * the first response; a response with errors is not kept.
  */
+/** Mutations that create or send, besides the create* ones, that honour Idempotency-Key. */
+const IDEMPOTENT = new Set(['convertEstimateToJob', 'invoiceJob', 'sendInvoice', 'sendEstimate']);
+const idempotent = (name: string) => name.startsWith('create') || IDEMPOTENT.has(name);
+
 export function idempotencyPlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart({ request }) {
@@ -18,7 +22,7 @@ export function idempotencyPlugin(): ApolloServerPlugin<RequestContext> {
       let start: IdempotentStart | undefined;
       return {
         async responseForOperation(rc) {
-          const creates = rc.operation.operation === 'mutation' && rc.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('create'));
+          const creates = rc.operation.operation === 'mutation' && rc.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && idempotent(s.name.value));
           if (!creates) return null;
           const body = { query: print(rc.document), operationName: rc.operationName ?? null, variables: rc.request.variables ?? {} };
           try {

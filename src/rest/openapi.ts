@@ -99,6 +99,15 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
       },
     };
   }
+  if (r.file) {
+    // A file answer (a PDF): its bytes with a strong ETag, and 304 for If-None-Match.
+    op.responses = {
+      '200': { description: 'The file', headers: successHeaders(r, true), content: { [r.file]: { schema: { type: 'string', format: 'binary' } } } },
+      '304': { description: 'Not modified: If-None-Match holds the current ETag', headers: successHeaders(r, true) },
+      ...errorResponses(r, conditional),
+    };
+    delete schemas[r.output.name];
+  }
   return op;
 }
 

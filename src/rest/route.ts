@@ -46,6 +46,8 @@ export interface RouteDef {
   multipart?: { fields: Record<string, string | Record<string, unknown>> };
   /** Add-on the company needs (403 ADDON_REQUIRED before the body is read). */
   addon?: Addon;
+  /** A route that answers a file (a PDF) with an ETag instead of JSON: its call returns a FileResult. */
+  file?: string;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
   /**

@@ -11,6 +11,8 @@ import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
 import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
+import { FileResult } from '../modules/document/document.service';
+import { sendFile } from '../modules/document/document-files.route';
 
 export const JSON_LIMIT = '1mb';
 
@@ -92,6 +94,7 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       const run = () => route.call(ctx, args);
       const current = async () => shape(conditional!, ctx, await conditional!.call(ctx, { ...args, body: undefined, query: undefined }));
       const result = conditional && req.header('if-match') !== undefined ? await underIfMatch(ctx, req, route, conditional, current, run) : await run();
+      if (route.file) return await sendFile(req, res, result as FileResult);
       const data = await shape(route, ctx, result);
       if (tagged) setEtag(res, data);
       res.json({ success: true, data });

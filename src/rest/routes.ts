@@ -36,6 +36,14 @@ import { Visit } from '../modules/visit/visit.entity';
 import { VisitAssignInput, VisitCompleteInput, VisitCreateInput, VisitListArgs, VisitUpdateInput } from '../modules/visit/visit.inputs';
 import { visitService } from '../modules/visit/visit.service';
 import { CompanySettingsInput } from '../modules/company/company.inputs';
+import { ConvertEstimateInput, EstimateConversion, InvoiceJobInput } from '../modules/conversion/conversion.inputs';
+import { conversionService } from '../modules/conversion/conversion.service';
+import { DocumentFile } from '../modules/document/document.types';
+import { documentService } from '../modules/document/document.service';
+import { ShareLink, ShareLinkInput } from '../modules/document/share.inputs';
+import { shareService } from '../modules/document/share.service';
+import { DocumentEmail, SendDocumentInput } from '../modules/document/mail.inputs';
+import { mailService } from '../modules/document/mail.service';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -76,6 +84,11 @@ export const routes: RouteDef[] = [
 
   { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: [customer], call: (ctx, a) => invoiceService.list(ctx, a.query) },
   { method: 'GET', path: '/invoices/:uuid', summary: 'Get an invoice with customer, job, estimate and location', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.get(ctx, a.params.uuid) },
+  { method: 'GET', path: '/invoices/:uuid/pdf', summary: 'The invoice as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'invoice', a.params.uuid) },
+  { method: 'POST', path: '/invoices/:uuid/share_link', summary: 'A link that opens the invoice for the customer (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'invoice', a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/invoices/:uuid/share_link', summary: "Revoke the invoice's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'invoice', a.params.uuid) },
+  { method: 'POST', path: '/invoices/:uuid/send', summary: 'Mail the invoice (PDF attached, share link in the body); a Draft becomes Pending', body: SendDocumentInput, output: DocumentEmail, creates: true, call: (ctx, a) => mailService.send(ctx, 'invoice', a.params.uuid, a.body) },
+  { method: 'GET', path: '/invoices/:uuid/emails', summary: 'Messages that sent the invoice, newest first', plural: 'emails', query: ListArgs, output: DocumentEmail, call: (ctx, a) => mailService.list(ctx, 'invoice', a.params.uuid, a.query) },
   { method: 'POST', path: '/invoices/preview', summary: 'Invoice totals without creating (dry run)', body: InvoicePreviewInput, output: InvoicePreview, call: (ctx, a) => invoiceService.preview(ctx, a.body) },
   { method: 'POST', path: '/invoices', summary: 'Create an invoice from a job', body: InvoiceCreateInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => invoiceService.create(ctx, a.body) },
   { method: 'PUT', path: '/invoices/:uuid', summary: 'Update an invoice (amounts recomputed)', body: InvoiceUpdateInput, output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.update(ctx, a.params.uuid, a.body) },
@@ -93,6 +106,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
   { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
+  { method: 'POST', path: '/jobs/:uuid/invoice', summary: "Invoice a job: its Accepted estimate's lines, else one line of the job's amount", body: InvoiceJobInput, output: Invoice, embed: invoiceEmbeds, creates: true, call: (ctx, a) => conversionService.invoiceJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs/:uuid/restore', summary: 'Restore a deleted job (its customer must be live; it keeps its number)', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.restore(ctx, a.params.uuid) },
 
@@ -124,6 +138,12 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/estimates/:uuid', summary: 'Get an estimate with customer, job, template and location', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
+  { method: 'GET', path: '/estimates/:uuid/pdf', summary: 'The estimate as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'estimate', a.params.uuid) },
+  { method: 'POST', path: '/estimates/:uuid/share_link', summary: 'A link that opens the estimate for the customer: accept or decline (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'estimate', a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/estimates/:uuid/share_link', summary: "Revoke the estimate's open links", output: DeleteResult, call: (ctx, a) => shareService.revoke(ctx, 'estimate', a.params.uuid) },
+  { method: 'POST', path: '/estimates/:uuid/send', summary: 'Mail the estimate (PDF attached, share link in the body)', body: SendDocumentInput, output: DocumentEmail, creates: true, call: (ctx, a) => mailService.send(ctx, 'estimate', a.params.uuid, a.body) },
+  { method: 'GET', path: '/estimates/:uuid/emails', summary: 'Messages that sent the estimate, newest first', plural: 'emails', query: ListArgs, output: DocumentEmail, call: (ctx, a) => mailService.list(ctx, 'estimate', a.params.uuid, a.query) },
+  { method: 'POST', path: '/estimates/:uuid/convert_to_job', summary: 'Create a job from an estimate (a Pending estimate becomes Accepted)', body: ConvertEstimateInput, output: EstimateConversion, creates: true, call: (ctx, a) => conversionService.convertEstimateToJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates/:uuid/restore', summary: 'Restore a deleted estimate (its customer must be live)', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.restore(ctx, a.params.uuid) },
 

@@ -14,6 +14,15 @@ import { User } from '../user/user.entity';
 import type { PricingSnapshot } from './estimate.pricing';
 import { GlobalId, Node } from '../../core/global-id';
 
+/** An acceptance signed through a customer link. */
+export interface EstimateAcceptance {
+  signer_name: string;
+  selected_tier: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  accepted_at: string;
+}
+
 export enum EstimateStatus {
   PENDING = 'Pending',
   ACCEPTED = 'Accepted',
@@ -115,5 +124,9 @@ export class Estimate extends TenantEntity {
   @ApiField('customer_notes', 'text', { nullable: true }) @Property(text()) customerNotes: string | null = null;
   @ApiField('response_notes', 'text', { nullable: true }) @Property(text()) responseNotes: string | null = null;
   @ApiField('expires_at', 'datetime', { nullable: true }) @Property({ ...TIMESTAMP, nullable: true }) expiresAt: Date | null = null;
+  /** Set when the customer accepts through a link (docs/documents.md); read-only on both surfaces. */
+  @ApiField('acceptance', 'json', { nullable: true, description: 'signer_name, selected_tier, ip, user_agent, accepted_at' })
+  @Property({ type: 'json', nullable: true })
+  acceptance: EstimateAcceptance | null = null;
   @ApiField('responded_at', 'datetime', { nullable: true }) @Property({ ...TIMESTAMP, nullable: true }) respondedAt: Date | null = null;
 }

@@ -35,7 +35,7 @@ function snapshotOf(t: Template): PricingSnapshot {
 }
 
 /** Prices an estimate from its snapshot and its own pricing inputs, and stores the amounts. */
-function reprice(e: Estimate): void {
+export function reprice(e: Estimate): void {
   const adj = e.adjustments ? adjustmentsToCents(e.adjustments) : {};
   const r = priceEstimate(e.pricingSnapshot, {
     selectedTier: e.selectedTier as Tier | null,

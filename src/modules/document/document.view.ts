@@ -1,0 +1,148 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { dateIn, isUuid } from '../../core/values';
+import { DEFAULT_TIMEZONE } from '../../core/company-time';
+import { multiply, toCents } from '../../core/money';
+import { AppError } from '../../errors/app-error';
+import { Company } from '../company/company.entity';
+import { Customer } from '../customer/customer.entity';
+import { Estimate, EstimateAcceptance } from '../estimate/estimate.entity';
+import { adjustmentsToCents, Tier } from '../estimate/estimate.pricing';
+import { Invoice } from '../invoice/invoice.entity';
+import { Location } from '../location/location.entity';
+import { Payment, PaymentStatus } from '../payment/payment.entity';
+import { estimateInvoiceLines } from '../conversion/conversion.lines';
+
+// What a customer document shows (PDF and page), read from the records of one company: plain
+// data, in cents, so that its hash names the rendered bytes (ETag) without rendering them.
+
+export type DocumentKind = 'invoice' | 'estimate';
+
+export interface DocumentLine {
+  description: string;
+  quantity: number;
+  unitPriceCents: number;
+  amountCents: number;
+}
+
+export interface DocumentView {
+  kind: DocumentKind;
+  uuid: string;
+  companyUuid: string;
+  number: string;
+  /** Fixes the PDF's creation date (and so its ID): the record's updated_at. */
+  updatedAt: string;
+  company: { name: string; address: string[]; phone: string | null; email: string };
+  customer: { name: string; companyName: string | null; address: string[]; email: string | null };
+  location: { name: string; address: string[] } | null;
+  /** [label, date] pairs: issue and due, or created and expiry. */
+  dates: Array<[string, string | null]>;
+  lines: DocumentLine[];
+  subtotalCents: number;
+  /** Signed amounts between the subtotal and the tax (estimate adjustments, invoice discount). */
+  adjustments: Array<[string, number]>;
+  taxRate: number | null;
+  taxCents: number;
+  totalCents: number;
+  status: string;
+  invoice?: { payments: Array<{ date: string; number: string; method: string; amountCents: number }>; paidCents: number; balanceCents: number };
+  estimate?: { pricingType: string; selectedTier: string | null; tiers: Array<{ tier: Tier; totalCents: number }>; acceptance: EstimateAcceptance | null };
+  notes: string | null;
+}
+
+const NO_FILTERS = { filters: false } as const;
+
+const join = (...parts: Array<string | null | undefined>) => parts.filter((p) => p && p.trim()).join(', ');
+
+function companyPart(c: Company): DocumentView['company'] {
+  const cityLine = join(c.city, join(c.state, c.postalCode).replace(', ', ' '));
+  return { name: c.name, address: [c.addressLine1, c.addressLine2, cityLine, c.country].filter((x): x is string => !!x), phone: c.phone, email: c.email };
+}
+
+function customerPart(c: Customer): DocumentView['customer'] {
+  const billing = !!c.billingAddress1;
+  const [a1, a2, city, state, zip] = billing
+    ? [c.billingAddress1, c.billingAddress2, c.billingCity, c.billingState, c.billingZip]
+    : [c.physicalAddress1, c.physicalAddress2, c.physicalCity, c.physicalState, c.physicalZip];
+  const last = [city, [state, zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return { name: `${c.firstName} ${c.lastName}`.trim(), companyName: c.companyName, address: [a1, a2, last].filter((x): x is string => !!x), email: c.email };
+}
+
+const locationPart = (l: Location | null): DocumentView['location'] =>
+  l ? { name: l.name, address: [l.address1, l.address2, `${l.city}, ${l.state} ${l.zip}`].filter((x): x is string => !!x) } : null;
+
+async function timezoneOf(em: EntityManager, companyUuid: string): Promise<string> {
+  const primary = await em.findOne(Location, { company: companyUuid, isPrimary: true, deletedAt: null }, { ...NO_FILTERS, fields: ['timezone'] });
+  return primary?.timezone ?? DEFAULT_TIMEZONE;
+}
+
+/** The view of a company's document that is not deleted; 404 otherwise (as its GET). */
+export async function loadDocumentView(em: EntityManager, companyUuid: string, kind: DocumentKind, uuid: string): Promise<DocumentView> {
+  const label = kind === 'invoice' ? 'Invoice' : 'Estimate';
+  if (!isUuid(uuid)) throw AppError.notFound(label);
+  const where = { uuid: uuid.toLowerCase(), company: companyUuid, deletedAt: null };
+  const record = kind === 'invoice' ? await em.findOne(Invoice, where, NO_FILTERS) : await em.findOne(Estimate, where, NO_FILTERS);
+  if (!record) throw AppError.notFound(label);
+  const [company, customer, location] = await Promise.all([
+    em.findOneOrFail(Company, companyUuid, NO_FILTERS),
+    em.findOneOrFail(Customer, record.customer.uuid, NO_FILTERS),
+    record.location ? em.findOne(Location, record.location.uuid, NO_FILTERS) : Promise.resolve(null),
+  ]);
+  const base = { uuid: record.uuid, companyUuid, updatedAt: record.updatedAt.toISOString(), company: companyPart(company), customer: customerPart(customer), location: locationPart(location) };
+  return record instanceof Invoice ? invoiceView(em, record, base) : estimateView(em, record as Estimate, base, await timezoneOf(em, companyUuid));
+}
+
+type Base = Pick<DocumentView, 'uuid' | 'companyUuid' | 'updatedAt' | 'company' | 'customer' | 'location'>;
+
+async function invoiceView(em: EntityManager, i: Invoice, base: Base): Promise<DocumentView> {
+  const payments = await em.find(Payment, { invoice: i.uuid, deletedAt: null, status: PaymentStatus.COMPLETED }, { ...NO_FILTERS, orderBy: { paymentDate: 'asc', createdAt: 'asc' } });
+  const lines = (i.lineItems ?? []).map((l) => ({ description: l.description ?? '', quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, amountCents: toCents(l.lineTotal)! }));
+  const rates = [...new Set((i.lineItems ?? []).map((l) => l.taxRate))];
+  return {
+    ...base,
+    kind: 'invoice',
+    number: i.invoiceNumber,
+    dates: [['Issue date', i.issueDate], ['Due date', i.dueDate]],
+    lines,
+    subtotalCents: i.subtotalCents,
+    adjustments: i.discountAmountCents ? [['Discount', -i.discountAmountCents]] : [],
+    taxRate: rates.length === 1 ? rates[0] : null,
+    taxCents: i.taxAmountCents,
+    totalCents: i.totalAmountCents,
+    status: i.status,
+    invoice: {
+      payments: payments.map((p) => ({ date: p.paymentDate, number: p.paymentNumber, method: p.paymentMethod ?? p.paymentType, amountCents: p.amountCents })),
+      paidCents: i.paidAmountCents,
+      balanceCents: i.balanceAmountCents,
+    },
+    notes: i.notes,
+  };
+}
+
+function estimateView(_em: EntityManager, e: Estimate, base: Base, timezone: string): DocumentView {
+  const adj = e.adjustments ? adjustmentsToCents(e.adjustments) : {};
+  const adjustments = typeof adj === 'string' ? {} : adj;
+  const pricing = { templateName: e.templateName, snapshot: e.pricingSnapshot, quantity: e.quantity, selectedAddons: e.selectedAddons, adjustments };
+  // The estimate's lines before adjustments (the invoice's lines are the same ones).
+  const r = estimateInvoiceLines({ ...pricing, selectedTier: e.selectedTier as Tier | null, adjustments: {} });
+  const lines = r.lines.map((l) => ({ description: l.description, quantity: l.quantity, unitPriceCents: l.unitPriceCents, amountCents: multiply(l.unitPriceCents, l.quantity) }));
+  const subtotal = lines.reduce((sum, l) => sum + l.amountCents, 0);
+  const change = e.baseAmountCents + e.addonsAmountCents - subtotal;
+  const tiers = (['good', 'better', 'best'] as Tier[])
+    .filter((t) => e.pricingType === 'tiered' && e.pricingSnapshot.tiers[t] !== null)
+    .map((t) => ({ tier: t, totalCents: estimateInvoiceLines({ ...pricing, selectedTier: t }).totalCents }));
+  return {
+    ...base,
+    kind: 'estimate',
+    number: e.estimateNumber,
+    dates: [['Date', dateIn(timezone, e.createdAt)], ['Valid until', e.expiresAt ? dateIn(timezone, e.expiresAt) : null]],
+    lines,
+    subtotalCents: subtotal,
+    adjustments: change ? [['Adjustments', change]] : [],
+    taxRate: e.pricingSnapshot.tax_rate,
+    taxCents: e.taxAmountCents,
+    totalCents: e.totalAmountCents,
+    status: e.status,
+    estimate: { pricingType: e.pricingType, selectedTier: e.selectedTier, tiers, acceptance: e.acceptance ? { ...e.acceptance } : null },
+    notes: e.customerNotes ?? e.serviceDescription,
+  };
+}
