@@ -122,6 +122,12 @@ async function collect(input: any, naming: Naming, prefix: string): Promise<Erro
       if (!meta.nullable) fail(meta, meta.required ? 'is required' : 'cannot be null');
       continue;
     }
+    if (meta.list && !Array.isArray(value)) {
+      // A list field takes a list (GraphQL wraps a single value itself; REST bodies must send one).
+      fail(meta, meta.kind === 'object' ? 'must be an array of objects' : 'must be an array');
+      bad.add(meta.prop);
+      continue;
+    }
     if (typeof value === 'string' && ['string', 'text', 'phone', 'email', 'time', 'uuid', 'date', 'enum'].includes(meta.kind)) {
       const n = normalizeString(meta, value);
       if (n instanceof Error) {

@@ -77,6 +77,9 @@ const APPLIES: Partial<Record<ErrorCode, (r: RouteDef, conditional: boolean) => 
   PRECONDITION_FAILED: (_r, conditional) => conditional,
   ADDON_REQUIRED: () => true,
   // Visits, and the job fields that write a job's visit, and turning the setting on (docs/visits.md).
+  // An estimate already converted (docs/documents.md); expired links answer the customer page only.
+  CONFLICT: (r) => r.path.endsWith('/convert_to_job'),
+  LINK_EXPIRED: () => false,
   SCHEDULE_CONFLICT: (r) => r.method !== 'GET' && (/^\/(visits|jobs)(\/|$)/.test(r.path) || r.path === '/companies/me/settings'),
 };
 

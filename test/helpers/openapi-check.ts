@@ -93,8 +93,11 @@ export function mismatchOf(r: Recorded): string[] {
   for (const [name, h] of declared) if (h.required && r.headers[name] === undefined) problems.push(`${where}: header ${name} is required but missing`);
   for (const name of KNOWN_HEADERS) if (r.headers[name] !== undefined && !declared.has(name)) problems.push(`${where}: header ${name} is sent but not documented`);
   if (r.method === 'HEAD' || r.status === 304) return problems;
+  // A file answer (a PDF): its media type must be the one documented.
+  const type = String(r.headers['content-type'] ?? '').split(';')[0].trim();
+  if (type && type !== 'application/json' && response.content?.[type]) return problems;
   const schema = response.content?.['application/json']?.schema;
-  if (!schema) return [...problems, `${where}: no JSON body documented`];
+  if (!schema) return [...problems, `${where}: no JSON body documented for ${type || 'an untyped body'}`];
   const coding = r.headers['content-encoding'];
   const bytes = coding === 'br' ? zlib.brotliDecompressSync(r.body) : coding === 'gzip' ? zlib.gunzipSync(r.body) : r.body;
   let body: unknown;
