@@ -7,6 +7,7 @@ import { Migration20261121000006_performance } from './Migration20261121000006_p
 import { Migration20261121000007_numbering } from './Migration20261121000007_numbering';
 import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
 import { Migration20261121000009_document_counts } from './Migration20261121000009_document_counts';
+import { Migration20261125000010_events } from './Migration20261125000010_events';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261121000007_numbering', class: Migration20261121000007_numbering },
   { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
   { name: 'Migration20261121000009_document_counts', class: Migration20261121000009_document_counts },
+  { name: 'Migration20261125000010_events', class: Migration20261125000010_events },
 ];

@@ -31,6 +31,8 @@ export interface Config {
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
   debugSql: boolean;
+  /** Days events are kept in the feed (docs/events.md). */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -141,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),
   };
 }

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'IP_RESTRICTED'
   | 'USAGE_LIMIT_EXCEEDED'
   | 'NOT_FOUND'
+  | 'CURSOR_EXPIRED'
   | 'INTERNAL';
 
 const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);

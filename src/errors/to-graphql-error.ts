@@ -12,6 +12,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'IP_RESTRICTED':
     case 'USAGE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
+    case 'CURSOR_EXPIRED':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

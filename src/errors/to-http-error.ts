@@ -17,6 +17,8 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'CURSOR_EXPIRED':
+      return 410;
     case 'INTERNAL':
       return 500;
     default:

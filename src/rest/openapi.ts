@@ -84,7 +84,7 @@ const errorBody: Schema = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: ['VALIDATION_ERROR', 'UNAUTHORIZED', 'ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'NOT_FOUND', 'INTERNAL'] },
+        code: { type: 'string', enum: ['VALIDATION_ERROR', 'UNAUTHORIZED', 'ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CURSOR_EXPIRED', 'INTERNAL'] },
         message: { type: 'string' },
         details: {
           type: 'array',

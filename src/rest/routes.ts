@@ -32,6 +32,9 @@ import { NumberingSettings, NumberingUpdateResult } from '../modules/numbering/n
 import { Template } from '../modules/template/template.entity';
 import { TemplateCreateInput, TemplateUpdateInput } from '../modules/template/template.inputs';
 import { templateService } from '../modules/template/template.service';
+import { EventFeedArgs } from '../modules/event/event.inputs';
+import { eventService } from '../modules/event/event.service';
+import { Event, EventFeed, EventsHead, EventTypeCatalogue } from '../modules/event/event.types';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -104,6 +107,12 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
+
+  // The change feed (docs/events.md); /events/head before /events/:id.
+  { method: 'GET', path: '/events', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
+  { method: 'GET', path: '/events/head', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
+  { method: 'GET', path: '/events/:id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.id) },
+  { method: 'GET', path: '/event_types', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.
