@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { leanRecord } from '../../core/lean';
+import { leanColumnMapper } from '../../core/lean';
 import { toRest } from '../../rest/case-map';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
@@ -55,7 +55,7 @@ export function eventRowId(id: string): string | null {
 
 function recordOf(em: EntityManager, resource: EventResource, row: Record<string, unknown>): Record<string, unknown> {
   const entity = ENTITIES[resource];
-  return toRest(entity, leanRecord(em, entity, row));
+  return toRest(entity, leanColumnMapper(em, entity)(row));
 }
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);

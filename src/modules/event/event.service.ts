@@ -48,7 +48,8 @@ export const eventService = {
     // events get larger ones), so that a filtered reader does not walk the same rows again.
     const last = page.length ? BigInt(page[page.length - 1].position!) : after;
     const next = hasMore ? last : [last, BigInt(top)].reduce((a, b) => (a > b ? a : b));
-    return Object.assign(new EventFeed(), { items: page.map((r) => renderEvent(ctx.em, r as EventRow)), nextCursor: encodeCursor(next), hasMore });
+    const items = page.map((r) => renderEvent(ctx.em, r as EventRow));
+    return Object.assign(new EventFeed(), { items, nextCursor: encodeCursor(next), hasMore });
   },
 
   async get(ctx: RequestContext, id: string): Promise<Event> {
