@@ -10,8 +10,8 @@ import { Migration } from '@mikro-orm/migrations';
 // Positions (the feed's order) are given after commit, by events_assign(): a transaction notes
 // itself once in event_transactions, and a deferred trigger stamps its commit sequence at commit.
 // events_assign(), serialized by an advisory lock, numbers the events of committed transactions in
-// commit-sequence order, stopping at the first one that some still-running older writer could
-// precede (xid ≥ the snapshot's xmin). Numbers only ever grow, so a reader paging by position
+// commit-sequence order, stopping at the first one that began writing after a transaction of this
+// database that is still running (its xid above the oldest running one). Numbers only ever grow, so a reader paging by position
 // never skips an event of a transaction that was still open when it read.
 
 const K_ASSIGN = 7_246_015; // pg_advisory_xact_lock key of events_assign
@@ -141,8 +141,13 @@ export class Migration20261125000010_events extends Migration {
         if not exists (select 1 from event_transactions where commit_seq is not null) then return 0; end if;
         perform pg_advisory_xact_lock(${K_ASSIGN});
         -- Each statement below reads a snapshot taken after the lock: every earlier assignment is in it.
-        horizon := pg_snapshot_xmin(pg_current_snapshot());
-        select min(commit_seq) into stop_seq from event_transactions where xid >= horizon and commit_seq is not null;
+        -- The oldest transaction of this database still running: the snapshot's running xids
+        -- (xid8) of this database's backends (xids are cluster-wide; a transaction in another
+        -- database of the cluster changes no event and must not hold the feed back).
+        select min(x) into horizon from pg_snapshot_xip(pg_current_snapshot()) as x
+          where (x::text::numeric % 4294967296)::bigint in (
+            select backend_xid::text::bigint from pg_stat_activity where datname = current_database() and backend_xid is not null);
+        select min(commit_seq) into stop_seq from event_transactions where xid > horizon and commit_seq is not null;
         top := coalesce((select position from event_feed_state where id = 1), 0);
         with tx as (
           delete from event_transactions where xid in (

@@ -122,3 +122,22 @@ describe('event log and feed', () => {
     expect((await gql(t, a, '{ eventTypes { type description } }')).data.eventTypes.length).toBeGreaterThan(30);
   });
 });
+
+describe('migration 0010', () => {
+  it('goes down (no triggers, no tables) and up again', async () => {
+    const a = await createTenant(t);
+    await makeCustomer(t, a);
+    const migrator = t.orm.getMigrator();
+    const sql = (q: string) => t.orm.em.getConnection().execute(q);
+    try {
+      await migrator.down({ to: 'Migration20261125000010_events' });
+      expect(await sql(`select to_regclass('events') as r`)).toEqual([{ r: null }]);
+      expect(await sql(`select count(*)::int as n from pg_trigger where tgname like '%_events_%'`)).toEqual([{ n: 0 }]);
+      await makeCustomer(t, a);
+    } finally {
+      await migrator.up();
+    }
+    await makeCustomer(t, a, { first_name: 'After' });
+    expect((await readAll(t, a)).events.map((e) => e.data.object.first_name)).toEqual(['After']);
+  });
+});

@@ -103,12 +103,15 @@ const errorResponses = {
   '500': { description: 'Server error (details are logged, never shown)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
 };
 
+// Path ids that are not UUIDs.
+const PATH_IDS: Record<string, Schema> = { event_id: { type: 'string', pattern: '^evt_[0-9a-z]+$' } };
+
 export function openApiDocument(routes: RouteDef[]): Schema {
   const schemas: Record<string, Schema> = { Error: errorBody };
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
     const p = '/api/v1' + r.path.replace(/:(\w+)/g, '{$1}');
-    const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }));
+    const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: PATH_IDS[m[1]] ?? { type: 'string', format: 'uuid' } }));
     if (r.query) {
       for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) {
         const schema = f.kind === 'enum' && f.list ? { type: 'string', description: `one value or a comma-separated list of: ${Object.values(f.enum!).join(', ')} (case-insensitive)` } : scalarSchema(f);
@@ -149,6 +152,7 @@ export function openApiDocument(routes: RouteDef[]): Schema {
           content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } } } },
         },
         ...errorResponses,
+        ...Object.fromEntries(Object.entries(r.errors ?? {}).map(([status, description]) => [status, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }])),
       },
     };
     if (r.creates) (op.parameters as Schema[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });

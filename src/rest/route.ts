@@ -44,6 +44,8 @@ export interface RouteDef {
   multipart?: { fields: Record<string, string | Record<string, unknown>> };
   /** Add-on the company needs (403 ADDON_REQUIRED before the body is read). */
   addon?: Addon;
+  /** Error responses beside the usual ones (OpenAPI), by HTTP status. */
+  errors?: Record<string, string>;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
   call: (ctx: RequestContext, args: RouteArgs) => Promise<unknown>;

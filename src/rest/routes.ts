@@ -109,9 +109,9 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
 
   // The change feed (docs/events.md); /events/head before /events/:id.
-  { method: 'GET', path: '/events', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
+  { method: 'GET', path: '/events', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, errors: { '410': 'CURSOR_EXPIRED: the cursor is older than the events kept' }, call: (ctx, a) => eventService.feed(ctx, a.query) },
   { method: 'GET', path: '/events/head', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
-  { method: 'GET', path: '/events/:id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.id) },
+  { method: 'GET', path: '/events/:event_id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.event_id) },
   { method: 'GET', path: '/event_types', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },

@@ -29,4 +29,4 @@ export const HEAD_SQL = `select coalesce(max(position), 0) as top from event_fee
 
 /** The feed's lag: the oldest committed event still without a position, and the oldest running writer. */
 export const LAG_SQL = `select extract(epoch from now() - (select min(created_at) from events where position is null)) as unassigned_age,
-  extract(epoch from now() - (select min(xact_start) from pg_stat_activity where backend_xid is not null and pid <> pg_backend_pid())) as oldest_writer_age`;
+  extract(epoch from now() - (select min(xact_start) from pg_stat_activity where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid())) as oldest_writer_age`;
