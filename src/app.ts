@@ -23,7 +23,6 @@ import { graphqlUploads } from './graphql/uploads';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { usePreparedStatements } from './core/prepared';
-import { startEventMaintenance } from './modules/event/event.maintenance';
 
 export interface AppDeps {
   orm: Orm;
@@ -111,16 +110,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);
 
-  // Positions and retention of the event feed, in the background (docs/events.md).
-  const events = startEventMaintenance(orm, config.eventRetentionDays);
-  return {
-    app,
-    apollo,
-    close: async () => {
-      events.stop();
-      await apollo.stop();
-    },
-  };
+  return { app, apollo, close: () => apollo.stop() };
 }
 
 function cors(origins: string[]): RequestHandler {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
+import { startEventMaintenance } from './modules/event/event.maintenance';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate } from './db/orm';
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
     }
   }
   const { app, close } = await createApp({ orm, config });
+  // Positions and retention of the event feed, in the background of every server (docs/events.md).
+  const events = startEventMaintenance(orm, config.eventRetentionDays);
   const server: Server = app.listen(config.port, config.host, (err?: Error) => {
     if (err) {
       process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     await drained;
     clearTimeout(timer);
+    events.stop();
     await close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));
