@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import request from 'supertest';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 import { makeCustomer } from './helpers/billing';
 import { readAll } from './helpers/events';
@@ -26,6 +27,10 @@ describe('the feed under concurrency', () => {
       // Y's transaction committed, but X's (older) is open: Y is not in the feed yet.
       const held = await readAll(t, a, cursor);
       expect(held.events).toEqual([]);
+      // The open writer shows as the feed's lag on /metrics.
+      const metrics = (await request(t.app).get('/metrics')).text;
+      expect(metrics).toMatch(/events_feed_lag_seconds\{kind="oldest_writer"\} [0-9.e-]+/);
+      expect(metrics).not.toMatch(/events_feed_lag_seconds\{kind="oldest_writer"\} 0\n/);
       const gqlHeld = await gql(t, a, `query($after: String) { events(after: $after) { items { id } } }`, { after: cursor });
       expect(gqlHeld.data.events.items).toEqual([]);
       await raw.query(end);
