@@ -1,15 +1,14 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import { initOrm, migrate } from '../src/db/orm';
+import { initOrm } from '../src/db/orm';
 import { createCompany } from '../src/modules/company/company.admin';
 import { assignPositions } from '../src/modules/event/event.maintenance';
 import { TRACKED } from '../migrations/Migration20261125000010_events';
 import { openBenchDatabase } from './setup';
+import { startApiServer } from './server';
 
-// `npx ts-node --transpile-only bench/events.ts [--rounds 3] [--n 300]` (docs/events.md):
+// `npx ts-node --transpile-only bench/events.ts [--rounds 3] [--n 300]` (docs/events.md), against
+// the server built as `npm start` runs it:
 // the cost of the event log on writes, and the feed's reading rate, in one run.
 // - Customer and invoice creation over HTTP (8 requests in flight) with the event triggers on,
 //   and with them disabled, alternating, in the same database; the median rate of each.
@@ -36,13 +35,11 @@ async function main(): Promise<void> {
   const rounds = arg('rounds', 3);
   const n = arg('n', 300);
   const db = await openBenchDatabase(log);
-  const orm = await initOrm(db.url, 10);
+  // The server as `npm start` runs it, in a process of its own (it migrates the database).
+  const server = await startApiServer(db.serverEnv, 'events-server');
+  const orm = await initOrm(db.url, 2);
   try {
-    await migrate(orm);
-    const { app, close } = await createApp({ orm, config: loadConfig({ ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }) });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+    const base = `http://127.0.0.1:${server.port}/api/v1`;
     const { apiKey } = await createCompany(orm.em.fork(), { name: 'Bench Events', email: 'bench@example.com' });
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const post = async (path: string, body: object) => {
@@ -89,8 +86,6 @@ async function main(): Promise<void> {
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     await sql.end();
-    server.close();
-    await close();
 
     const ratio = (what: string) => median(results[`${what} on`]) / median(results[`${what} off`]);
     const out = {
@@ -103,6 +98,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } finally {
+    await server.stop();
     await orm.close(true);
     await db.close();
   }
