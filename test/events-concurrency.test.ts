@@ -51,9 +51,11 @@ describe('the feed under concurrency', () => {
     const customers: string[] = [];
     for (let i = 0; i < 20; i++) customers.push((await makeCustomer(t, a, { first_name: `C${i}`, notes: '0' })).uuid);
     await makeCustomer(t, b);
+    const apiCustomers: string[] = [];
+    for (let i = 0; i < 3; i++) apiCustomers.push((await makeCustomer(t, a, { first_name: `API${i}`, notes: '0' })).uuid);
     const { cursor: start } = await readAll(t, a);
     const WRITERS = 8;
-    const TX_PER_WRITER = 125; // 1,000 transactions of 1–3 updates: ~2,000 changes
+    const TX_PER_WRITER = 140; // 1,120 transactions of 1–3 updates, a tenth rolled back: ~2,000 changes
     let committed = 0;
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       const c = await client(t.url);
@@ -74,8 +76,16 @@ describe('the feed under concurrency', () => {
         await c.end();
       }
     });
+    // Writers through the API too (each request its own transaction, with its actor): three
+    // customers of their own, 40 updates each.
+    const apiWriters = apiCustomers.map(async (uuid) => {
+      for (let v = 1; v <= 40; v++) {
+        expect((await rest(t, a).put(`/customers/${uuid}`, { notes: String(v) })).status).toBe(200);
+        committed += 1;
+      }
+    });
     let writing = true;
-    const done = Promise.all(writers).finally(() => (writing = false));
+    const done = Promise.all([...writers, ...apiWriters]).finally(() => (writing = false));
     const seen: any[] = [];
     let cursor = start;
     // Follow the feed while the writers run, and after, until every committed change arrived.
@@ -88,13 +98,14 @@ describe('the feed under concurrency', () => {
     }
     await done;
     seen.push(...(await readAll(t, a, cursor)).events);
-    expect(committed).toBeGreaterThan(1500);
+    expect(committed).toBeGreaterThan(1900);
     expect(seen).toHaveLength(committed);
     expect(new Set(seen.map((e) => e.id)).size).toBe(committed);
     // Each record's own history, in feed order: notes 1, 2, 3, … with no gap or repeat.
     const byRecord = new Map<string, number[]>();
     for (const e of seen) {
       expect(e.type).toBe('customer.updated');
+      expect(e.actor.type).toBe(apiCustomers.includes(e.record_uuid) ? 'api_key' : 'system');
       expect(Number(e.data.previous.notes) + 1).toBe(Number(e.data.object.notes));
       byRecord.set(e.record_uuid, [...(byRecord.get(e.record_uuid) ?? []), Number(e.data.object.notes)]);
     }
