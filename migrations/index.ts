@@ -7,6 +7,7 @@ import { Migration20261121000006_performance } from './Migration20261121000006_p
 import { Migration20261121000007_numbering } from './Migration20261121000007_numbering';
 import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
 import { Migration20261121000009_document_counts } from './Migration20261121000009_document_counts';
+import { Migration20261125000010_events } from './Migration20261125000010_events';
 import { Migration20261125000011_sync_indexes } from './Migration20261125000011_sync_indexes';
 import { Migration20261125000012_documents } from './Migration20261125000012_documents';
 import { Migration20261125000013_visits } from './Migration20261125000013_visits';
@@ -22,6 +23,7 @@ export const migrationsList = [
   { name: 'Migration20261121000007_numbering', class: Migration20261121000007_numbering },
   { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
   { name: 'Migration20261121000009_document_counts', class: Migration20261121000009_document_counts },
+  { name: 'Migration20261125000010_events', class: Migration20261125000010_events },
   { name: 'Migration20261125000011_sync_indexes', class: Migration20261125000011_sync_indexes },
   { name: 'Migration20261125000012_documents', class: Migration20261125000012_documents },
   { name: 'Migration20261125000013_visits', class: Migration20261125000013_visits },

@@ -12,6 +12,7 @@ import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { User } from '../modules/user/user.entity';
 import { hashApiKey, KEY_PATTERN } from './api-key';
+import { actAs, requestActor } from '../modules/event/event.actor';
 
 /**
  * Resolves the Bearer key to its company, user and key, and builds the request context. The
@@ -46,6 +47,7 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
     return managed;
   };
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
+  actAs(em, requestActor({ key, requestId }));
   return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em), manage);
 }
 

@@ -4,6 +4,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { initOrm, migrate, Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
+import { actAs, ADMIN_ACTOR } from '../modules/event/event.actor';
 import type { UsagePeriod } from '../modules/api-key/api-key.entity';
 import { createCompany, createKey, createUser, keyView, listKeys, parseAddons, revokeKey, setAddons } from '../modules/company/company.admin';
 
@@ -11,6 +12,13 @@ import { createCompany, createKey, createUser, keyView, listKeys, parseAddons, r
 // prints one JSON object on stdout and exits 0; a failure prints {"error":{code,message}} and exits 1.
 
 type Flags = Record<string, string>;
+
+// The CLI's changes are the admin's in the event log (docs/events.md).
+function adminEm(orm: Orm) {
+  const em = orm.em.fork();
+  actAs(em, ADMIN_ACTOR);
+  return em;
+}
 
 const USAGE = 'commands: create-company, create-user, create-key, revoke-key, set-addons, list-keys';
 
@@ -45,12 +53,12 @@ function only(flags: Flags, allowed: string[]): void {
 const commands: Record<string, (orm: Orm, f: Flags) => Promise<object>> = {
   'create-company': async (orm, f) => {
     only(f, ['name', 'email', 'addons']);
-    const { company, user, apiKey } = await createCompany(orm.em.fork(), { name: need(f, 'name'), email: need(f, 'email'), addons: parseAddons(f.addons) });
+    const { company, user, apiKey } = await createCompany(adminEm(orm), { name: need(f, 'name'), email: need(f, 'email'), addons: parseAddons(f.addons) });
     return { company: { uuid: company.uuid, name: company.name, addons: company.addons }, user: { id: user.id }, api_key: apiKey };
   },
   'create-user': async (orm, f) => {
     only(f, ['company', 'first-name', 'last-name', 'email']);
-    const user = await createUser(orm.em.fork(), { companyUuid: need(f, 'company'), firstName: need(f, 'first-name'), lastName: need(f, 'last-name'), email: f.email });
+    const user = await createUser(adminEm(orm), { companyUuid: need(f, 'company'), firstName: need(f, 'first-name'), lastName: need(f, 'last-name'), email: f.email });
     return { user: { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email } };
   },
   'create-key': async (orm, f) => {
@@ -60,7 +68,7 @@ const commands: Record<string, (orm: Orm, f: Flags) => Promise<object>> = {
     }
     const limit = f['usage-limit'];
     if (limit !== undefined && !/^\d+$/.test(limit)) throw new AppError('VALIDATION_ERROR', '--usage-limit must be a positive whole number');
-    const { apiKey, key } = await createKey(orm.em.fork(), {
+    const { apiKey, key } = await createKey(adminEm(orm), {
       companyUuid: need(f, 'company'),
       userId: f.user,
       allowIps: f['allow-ip']?.split(',').map((s) => s.trim()).filter(Boolean),
@@ -71,16 +79,16 @@ const commands: Record<string, (orm: Orm, f: Flags) => Promise<object>> = {
   },
   'revoke-key': async (orm, f) => {
     only(f, ['key']);
-    return { key: keyView(await revokeKey(orm.em.fork(), need(f, 'key'))) };
+    return { key: keyView(await revokeKey(adminEm(orm), need(f, 'key'))) };
   },
   'set-addons': async (orm, f) => {
     only(f, ['company', 'addons']);
-    const company = await setAddons(orm.em.fork(), need(f, 'company'), parseAddons(need(f, 'addons'))!);
+    const company = await setAddons(adminEm(orm), need(f, 'company'), parseAddons(need(f, 'addons'))!);
     return { company: { uuid: company.uuid, name: company.name, addons: company.addons } };
   },
   'list-keys': async (orm, f) => {
     only(f, ['company']);
-    return { keys: (await listKeys(orm.em.fork(), need(f, 'company'))).map(keyView) };
+    return { keys: (await listKeys(adminEm(orm), need(f, 'company'))).map(keyView) };
   },
 };
 

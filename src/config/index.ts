@@ -41,6 +41,8 @@ export interface Config {
   debugSql: boolean;
   /** Customer documents (docs/documents.md): PDF_FONT, SMTP_URL, MAIL_FROM. */
   documents: { pdfFont: string | null; smtpUrl: string | null; mailFrom: string };
+  /** Days events are kept in the feed (docs/events.md). */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -161,5 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),
   };
 }

@@ -178,6 +178,24 @@ export function leanRecord<T>(em: EntityManager, entity: new (...args: any[]) =>
   return mapper(data);
 }
 
+const columnMappers = new WeakMap<EntityMetadata, Mapper | null>();
+
+/**
+ * A compiled mapper of rows keyed by column names (a stored row image, `to_jsonb` of the row):
+ * leanRecord's conversions without the driver's generic mapResult per row (the event feed).
+ */
+export function leanColumnMapper<T>(em: EntityManager, entity: new (...args: any[]) => T): (row: Data) => T {
+  const meta = em.getMetadata().get(entity.name);
+  let mapper = columnMappers.get(meta);
+  if (mapper === undefined) {
+    const steps = buildSteps(em, meta);
+    mapper = steps && compileMapper(em, meta, steps, (_, st) => `d[${JSON.stringify(st.prop.fieldNames[0])}]`);
+    columnMappers.set(meta, mapper);
+  }
+  if (!mapper) throw new Error(`${entity.name} has no lean mapper`);
+  return mapper;
+}
+
 /**
  * `em.find(entity, where, options)` without hydration: the statement is built by the same steps
  * EntityManager.find takes (filters, including the joins that apply the tenant filter to

@@ -2,6 +2,7 @@ import { MikroORM, Options, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../migrations';
 import { entities } from './entities';
+import { EventActorSubscriber } from '../modules/event/event.actor';
 
 export type Orm = MikroORM;
 
@@ -11,6 +12,8 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
     clientUrl,
     entities,
     extensions: [Migrator],
+    // Each transaction records who makes its changes, for the event log (docs/events.md).
+    subscribers: [new EventActorSubscriber()],
     migrations: { migrationsList, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
     discovery: { warnWhenNoEntities: false },

@@ -17,6 +17,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'PRECONDITION_FAILED':
     case 'CONFLICT':
     case 'LINK_EXPIRED':
+    case 'CURSOR_EXPIRED':
       break;
     case 'INTERNAL':
       return new GraphQLError('Internal server error', { extensions });

@@ -26,6 +26,7 @@ export function statusOf(code: ErrorCode): number {
     case 'CONFLICT':
       return 409;
     case 'LINK_EXPIRED':
+    case 'CURSOR_EXPIRED':
       return 410;
     case 'INTERNAL':
       return 500;

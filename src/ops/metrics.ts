@@ -6,6 +6,7 @@ import { clientAddress } from '../auth/ip-allow-list';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
 import { routeLabel } from './route-label';
+import { feedLag } from '../modules/event/event.maintenance';
 
 interface TarnPool {
   max: number;
@@ -57,6 +58,19 @@ export function createMetrics(orm: Orm, o: { token: string | null; trustProxy: b
     registers: [registry],
     collect() {
       this.set(pool()?.max ?? 0);
+    },
+  });
+
+  // How far the event feed lags (docs/events.md): read at scrape time.
+  new Gauge({
+    name: 'events_feed_lag_seconds',
+    help: 'Event feed lag: age of the oldest committed event without a feed position (unassigned), and of the oldest running writing transaction, which holds back the events of later ones (oldest_writer)',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const lag = await feedLag(orm);
+      this.set({ kind: 'unassigned' }, lag.unassigned ?? 0);
+      this.set({ kind: 'oldest_writer' }, lag.oldestWriter ?? 0);
     },
   });
 

@@ -80,6 +80,8 @@ const APPLIES: Partial<Record<ErrorCode, (r: RouteDef, conditional: boolean) => 
   // An estimate already converted (docs/documents.md); expired links answer the customer page only.
   CONFLICT: (r) => r.path.endsWith('/convert_to_job'),
   LINK_EXPIRED: () => false,
+  // A feed cursor older than the retention (docs/events.md).
+  CURSOR_EXPIRED: (r) => r.path === '/events',
   SCHEDULE_CONFLICT: (r) => r.method !== 'GET' && (/^\/(visits|jobs)(\/|$)/.test(r.path) || r.path === '/companies/me/settings'),
 };
 

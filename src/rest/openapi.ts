@@ -56,8 +56,11 @@ function queryParameter(f: FieldMeta, output: Function): Schema {
   return { name: f.restName, in: 'query', required: false, schema, ...(description ? { description } : {}) };
 }
 
+// Path ids that are not UUIDs.
+const PATH_IDS: Record<string, Schema> = { event_id: { type: 'string', pattern: '^evt_[0-9a-z]+$' } };
+
 function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
-  const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }));
+  const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: PATH_IDS[m[1]] ?? { type: 'string', format: 'uuid' } }));
   if (r.query) for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) params.push(queryParameter(f, r.output));
   const conditional = !!takesIfMatch(r, table);
   if (conditional) params.push({ name: 'If-Match', in: 'header', required: false, description: 'Strong ETag(s) of the record as last read, or *; a stale one is 412 and changes nothing', schema: { type: 'string' } });

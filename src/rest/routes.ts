@@ -44,6 +44,9 @@ import { ShareLink, ShareLinkInput } from '../modules/document/share.inputs';
 import { shareService } from '../modules/document/share.service';
 import { DocumentEmail, SendDocumentInput } from '../modules/document/mail.inputs';
 import { mailService } from '../modules/document/mail.service';
+import { EventFeedArgs } from '../modules/event/event.inputs';
+import { eventService } from '../modules/event/event.service';
+import { Event, EventFeed, EventsHead, EventTypeCatalogue } from '../modules/event/event.types';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -146,6 +149,12 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/estimates/:uuid/convert_to_job', summary: 'Create a job from an estimate (a Pending estimate becomes Accepted)', body: ConvertEstimateInput, output: EstimateConversion, creates: true, call: (ctx, a) => conversionService.convertEstimateToJob(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/estimates/:uuid', summary: 'Delete an estimate', output: DeleteResult, call: (ctx, a) => estimateService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates/:uuid/restore', summary: 'Restore a deleted estimate (its customer must be live)', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.restore(ctx, a.params.uuid) },
+
+  // The change feed (docs/events.md); /events/head before /events/:id.
+  { method: 'GET', path: '/events', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
+  { method: 'GET', path: '/events/head', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
+  { method: 'GET', path: '/events/:event_id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.event_id) },
+  { method: 'GET', path: '/event_types', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+
+/**
+ * Who made a change, as events show it (docs/events.md). Each transaction records its actor in the
+ * transaction-local setting `fsc.actor`, which the event triggers read; a transaction that sets
+ * none (a raw SQL session, a migration, the demo seed) is the `system`.
+ */
+export interface Actor {
+  type: 'api_key' | 'admin' | 'public_link' | 'system';
+  key_id: string | null;
+  user_id: string | null;
+  request_id: string | null;
+}
+
+export const SYSTEM_ACTOR: Actor = { type: 'system', key_id: null, user_id: null, request_id: null };
+
+/** The actor of a request made with an API key. */
+export function requestActor(ctx: Pick<RequestContext, 'key' | 'requestId'>): Actor {
+  const user = (ctx.key as { user?: { id?: string } }).user;
+  return { type: 'api_key', key_id: ctx.key.id, user_id: user?.id ?? null, request_id: ctx.requestId };
+}
+
+/** The admin CLI's actor. */
+export const ADMIN_ACTOR: Actor = { type: 'admin', key_id: null, user_id: null, request_id: null };
+
+/** `select set_config('fsc.actor', ?, true)`: for a transaction run outside MikroORM (raw `pg`), with actorSetting(actor). */
+export const SET_ACTOR_SQL = `select set_config('fsc.actor', ?, true)`;
+
+export const actorSetting = (actor: Actor): string => JSON.stringify(actor);
+
+const ACTOR_KEY = 'eventActor';
+
+/**
+ * Every transaction begun on `em` (or on a fork of it made afterwards: em.transactional forks,
+ * flushes) records `actor` as the author of its changes. Call it once, right after forking the
+ * EntityManager for a request, a CLI command or a public-link page:
+ * `actAs(em, { type: 'public_link', key_id: null, user_id: null, request_id })`.
+ * It rides on the EntityManager's logger context, the one piece of per-EntityManager state that
+ * MikroORM copies into every fork.
+ */
+export function actAs(em: EntityManager, actor: Actor): void {
+  em.setLoggerContext({ ...em.getLoggerContext(), [ACTOR_KEY]: actor });
+}
+
+/** Sets `fsc.actor` in each transaction MikroORM begins, from its EntityManager's actor (see actAs). */
+export class EventActorSubscriber implements EventSubscriber {
+  async afterTransactionStart({ em, transaction }: TransactionEventArgs): Promise<void> {
+    const actor = (em.getLoggerContext() as Record<string, unknown>)[ACTOR_KEY] as Actor | undefined;
+    if (!actor || actor.type === 'system') return;
+    await em.getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction);
+  }
+}
