@@ -17,7 +17,7 @@ import { Migration } from '@mikro-orm/migrations';
 const K_ASSIGN = 7_246_015; // pg_advisory_xact_lock key of events_assign
 const K_PRUNE = 7_246_016; // and of events_prune (one pruner at a time; the others skip)
 
-interface Tracked {
+export interface Tracked {
   table: string;
   resource: string;
   /** Types beside `.updated`, with the condition on the old row `o` and the new row `n`. */
@@ -76,7 +76,8 @@ export const TRACKED: Tracked[] = [
 const ACTOR = `nullif(current_setting('fsc.actor', true), '')::jsonb`;
 const NOTE_TX = `if found then insert into event_transactions (xid) values (pg_current_xact_id()) on conflict do nothing; end if;`;
 
-function triggerFunctions(t: Tracked): string[] {
+/** The trigger functions of a tracked table (later migrations track their new tables with it). */
+export function triggerFunctions(t: Tracked): string[] {
   const r = t.resource;
   const image = t.extra ? `to_jsonb(n) || ${t.extra}` : 'to_jsonb(n)';
   const types = (pairs: Array<[string, string]>, first: string) =>

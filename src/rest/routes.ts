@@ -125,6 +125,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/visits/:uuid', summary: 'Get a visit', output: Visit, embed: [job], call: (ctx, a) => visitService.get(ctx, a.params.uuid) },
   { method: 'PUT', path: '/visits/:uuid', summary: 'Update a visit', body: VisitUpdateInput, output: Visit, embed: [job], call: (ctx, a) => visitService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/visits/:uuid', summary: 'Delete a visit', output: DeleteResult, call: (ctx, a) => visitService.remove(ctx, a.params.uuid) },
+  { method: 'POST', path: '/visits/:uuid/restore', summary: 'Restore a deleted visit (its job must be live; its crew is booked again)', output: Visit, embed: [job], call: (ctx, a) => visitService.restore(ctx, a.params.uuid) },
   { method: 'POST', path: '/visits/:uuid/complete', summary: 'Complete a visit (not a Cancelled one)', body: VisitCompleteInput, output: Visit, embed: [job], call: (ctx, a) => visitService.complete(ctx, a.params.uuid, a.body) },
   { method: 'POST', path: '/visits/:uuid/assign', summary: 'Assign users to a visit (replace, add or remove); 409 SCHEDULE_CONFLICT on double booking', body: VisitAssignInput, output: Visit, embed: [job], call: (ctx, a) => visitService.assign(ctx, a.params.uuid, a.body) },
 
@@ -151,10 +152,10 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/estimates/:uuid/restore', summary: 'Restore a deleted estimate (its customer must be live)', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.restore(ctx, a.params.uuid) },
 
   // The change feed (docs/events.md); /events/head before /events/:id.
-  { method: 'GET', path: '/events', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
-  { method: 'GET', path: '/events/head', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
+  { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
+  { method: 'GET', path: '/events/head', operationId: 'getEventsHead', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
   { method: 'GET', path: '/events/:event_id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.event_id) },
-  { method: 'GET', path: '/event_types', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
+  { method: 'GET', path: '/event_types', operationId: 'listEventTypes', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.

@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error';
 // Every event type, with a one-line description (GET /api/v1/event_types, GraphQL eventTypes).
 // The database triggers that emit them: migrations/Migration20261125000010_events.ts.
 
-export const EVENT_RESOURCES = ['customer', 'location', 'template', 'estimate', 'job', 'job_photo', 'invoice', 'payment'] as const;
+export const EVENT_RESOURCES = ['customer', 'location', 'template', 'estimate', 'job', 'job_photo', 'invoice', 'payment', 'visit'] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];
 
 const NOUNS: Record<EventResource, string> = {
@@ -15,6 +15,7 @@ const NOUNS: Record<EventResource, string> = {
   job_photo: 'A job photo',
   invoice: 'An invoice',
   payment: 'A payment',
+  visit: 'A visit',
 };
 
 const SPECIAL: Array<[string, string]> = [

@@ -9,6 +9,7 @@ import { JobPhoto } from '../job-photo/job-photo.entity';
 import { Location } from '../location/location.entity';
 import { Payment } from '../payment/payment.entity';
 import { Template } from '../template/template.entity';
+import { Visit } from '../visit/visit.entity';
 import type { EventResource } from './event.catalogue';
 import { SYSTEM_ACTOR, type Actor } from './event.actor';
 import { Event, EventActor } from './event.types';
@@ -28,6 +29,7 @@ const ENTITIES: Record<EventResource, new () => object> = {
   job_photo: JobPhoto,
   invoice: Invoice,
   payment: Payment,
+  visit: Visit,
 };
 
 export interface EventRow {

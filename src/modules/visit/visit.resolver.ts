@@ -55,6 +55,11 @@ export class VisitResolver {
     return visitService.remove(ctx, uuid);
   }
 
+  @Mutation(() => Visit, { description: 'Restore a deleted visit (its job must be live; its crew is booked again)' })
+  restoreVisit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<Visit> {
+    return visitService.restore(ctx, uuid);
+  }
+
   @FieldResolver(() => Job, { nullable: true })
   job(@Root() v: Visit, @Ctx() ctx: RequestContext): Awaitable<Job | null> {
     return ctx.loaders.one(Job, v.jobUuid);

@@ -18,11 +18,13 @@ type Tx = RequestContext;
 const RANGE = `tstzrange(?::timestamptz, ?::timestamptz, '[)')`;
 
 /** Runs `fn` in a transaction on the visit, locked against concurrent changes, then refreshes its job's mirror. */
-async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Visit, tz: string) => Promise<void>): Promise<Visit> {
+async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Visit, tz: string) => Promise<void>, o: { deleted?: boolean } = {}): Promise<Visit> {
   if (!isUuid(uuid)) throw AppError.notFound('Visit');
   return ctx.em.transactional(async (em) => {
     const tx: Tx = { ...ctx, em };
-    const v = await em.findOne(Visit, { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // A restore finds a deleted visit too (the row only: no filter joins, which would lock more).
+    const where = o.deleted ? { uuid: uuid.toLowerCase(), company: ctx.companyId } : { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null };
+    const v = await em.findOne(Visit, where, { lockMode: LockMode.PESSIMISTIC_WRITE, ...(o.deleted ? { filters: false, refresh: true } : {}) });
     if (!v) throw AppError.notFound('Visit');
     const tz = await companyTimezone(tx);
     await fn(tx, v, tz);
@@ -116,6 +118,24 @@ export const visitService = {
       v.completedAt = input.completedAt ?? v.completedAt ?? new Date();
       setStatus(v, VisitStatus.COMPLETED);
     });
+  },
+
+  /**
+   * Clears deleted_at (docs/visits.md): not deleted, 400; its job must be live; its crew is booked
+   * again, so an overlap since the delete is a 409 SCHEDULE_CONFLICT.
+   */
+  restore(ctx: RequestContext, uuid: string): Promise<Visit> {
+    return changeVisit(
+      ctx,
+      uuid,
+      async (tx, v) => {
+        if (!v.deletedAt) throw AppError.field('uuid', 'is not deleted');
+        const job = await tx.em.findOne(Job, { uuid: v.job.uuid, company: ctx.companyId }, { filters: false });
+        if (!job || job.deletedAt) throw AppError.field('jobUuid', 'refers to a deleted job: restore the job first');
+        v.deletedAt = null;
+      },
+      { deleted: true },
+    );
   },
 
   async remove(ctx: RequestContext, uuid: string): Promise<{ message: string }> {
