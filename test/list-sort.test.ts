@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sortFieldsOf, sortValuesOf } from '../src/core/sorting';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
-import { keyOf, Resource, RESOURCES, World } from './helpers/sync-resources';
+import { keyOf, makeWorld, Resource, RESOURCES, World } from './helpers/sync-resources';
 
 // `sort` and `updated_since` on every list, both surfaces (docs/conventions.md, Lists), generated
 // from one table of resources (test/helpers/sync-resources.ts).
@@ -13,12 +13,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-sort-'));
 const t = useTestApp({ DATA_DIR: dataDir, PHOTO_URL_SECRET: 'test-photo-secret-0123456789' });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-async function world(): Promise<World> {
-  const tenant = await createTenant(t, { addons: ['job_photos'] });
-  const customerUuid = (await rest(t, tenant).post('/customers', { first_name: 'zed', last_name: 'zed' })).body.data.uuid;
-  const jobUuid = (await rest(t, tenant).post('/jobs', { customer_uuid: customerUuid, title: 'photos' })).body.data.uuid;
-  return { t, tenant, customerUuid, jobUuid };
-}
+const world = () => makeWorld(t);
 
 const sql = (text: string, params: unknown[] = []) => t.orm.em.getConnection().execute(text, params);
 const keyColumn = (r: Resource) => (r.table === 'users' ? 'id' : 'uuid');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTenant, gql, rest, Tenant, useTestApp } from './helpers/app';
 import { makeInvoice, pay } from './helpers/billing';
-import { Resource, RESOURCES, World } from './helpers/sync-resources';
+import { makeWorld, Resource, RESOURCES, World } from './helpers/sync-resources';
 
 // Restore on every soft-deletable resource, both surfaces (docs/conventions.md, Restore), from the
 // table of resources; then the rules of particular resources (payments, locations, parents).
@@ -13,12 +13,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-restore-'));
 const t = useTestApp({ DATA_DIR: dataDir, PHOTO_URL_SECRET: 'test-photo-secret-0123456789' });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-async function world(): Promise<World> {
-  const tenant = await createTenant(t, { addons: ['job_photos'] });
-  const customerUuid = (await rest(t, tenant).post('/customers', { first_name: 'zed', last_name: 'zed' })).body.data.uuid;
-  const jobUuid = (await rest(t, tenant).post('/jobs', { customer_uuid: customerUuid, title: 'photos' })).body.data.uuid;
-  return { t, tenant, customerUuid, jobUuid };
-}
+const world = () => makeWorld(t);
 
 const total = async (w: World, r: Resource, tenant: Tenant | string = w.tenant) => (await rest(t, tenant).get(r.path(w))).body.data.pagination.total as number;
 const gqlTotal = async (w: World, r: Resource) => (await gql(t, w.tenant, `{ ${r.gql}(${r.gqlArgs?.(w) ?? ''}limit: 1) { pagination { total } } }`)).data[r.gql].pagination.total as number;

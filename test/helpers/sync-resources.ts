@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { addUser, rest, Tenant, TestApp } from './app';
+import { addUser, createTenant, rest, Tenant, TestApp } from './app';
 import { png } from './images';
 import { Customer } from '../../src/modules/customer/customer.entity';
 import { Estimate } from '../../src/modules/estimate/estimate.entity';
@@ -183,3 +183,11 @@ export const RESOURCES: Resource[] = [
 
 /** The key of a record in a list: users are keyed by id. */
 export const keyOf = (item: { uuid?: string; id?: string }) => (item.uuid ?? item.id)!;
+
+/** A company with the job photos add-on, a customer and a job: what every resource's factory needs. */
+export async function makeWorld(t: TestApp): Promise<World> {
+  const tenant = await createTenant(t, { addons: ['job_photos'] });
+  const customerUuid = (await rest(t, tenant).post('/customers', { first_name: 'zed', last_name: 'zed' })).body.data.uuid;
+  const jobUuid = (await rest(t, tenant).post('/jobs', { customer_uuid: customerUuid, title: 'photos' })).body.data.uuid;
+  return { t, tenant, customerUuid, jobUuid };
+}
