@@ -8,6 +8,7 @@ import { Migration20261121000007_numbering } from './Migration20261121000007_num
 import { Migration20261121000008_customer_search } from './Migration20261121000008_customer_search';
 import { Migration20261121000009_document_counts } from './Migration20261121000009_document_counts';
 import { Migration20261125000010_events } from './Migration20261125000010_events';
+import { Migration20261125000015_webhooks } from './Migration20261125000015_webhooks';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261121000008_customer_search', class: Migration20261121000008_customer_search },
   { name: 'Migration20261121000009_document_counts', class: Migration20261121000009_document_counts },
   { name: 'Migration20261125000010_events', class: Migration20261125000010_events },
+  { name: 'Migration20261125000015_webhooks', class: Migration20261125000015_webhooks },
 ];

@@ -22,6 +22,7 @@ import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
+import { configureWebhooks } from './modules/webhook/webhook.settings';
 import { usePreparedStatements } from './core/prepared';
 
 export interface AppDeps {
@@ -40,6 +41,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** The whole HTTP surface, without listening (tests drive it with supertest). */
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configurePhotoStorage(config);
+  configureWebhooks(config.webhooks);
   usePreparedStatements(config.dbPreparedStatements);
   const app = express();
   app.disable('x-powered-by');

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { startEventMaintenance } from './modules/event/event.maintenance';
+import { startWebhookWorker } from './modules/webhook/webhook.worker';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate } from './db/orm';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
   const { app, close } = await createApp({ orm, config });
   // Positions and retention of the event feed, in the background of every server (docs/events.md).
   const events = startEventMaintenance(orm, config.eventRetentionDays);
+  // Webhook deliveries, unless WEBHOOK_WORKER=off (then `npm run worker` processes deliver; docs/webhooks.md).
+  const webhooks = config.webhooks.worker ? startWebhookWorker(orm, config.webhooks) : null;
   const server: Server = app.listen(config.port, config.host, (err?: Error) => {
     if (err) {
       process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     await drained;
     clearTimeout(timer);
     events.stop();
+    await webhooks?.stop();
     await close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));

@@ -15,9 +15,10 @@ import { NumberingResolver } from '../modules/numbering/numbering.resolver';
 import { TemplateResolver } from '../modules/template/template.resolver';
 import { UserResolver } from '../modules/user/user.resolver';
 import { EventResolver } from '../modules/event/event.resolver';
+import { WebhookResolver } from '../modules/webhook/webhook.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, EventResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, EventResolver, WebhookResolver];
 
 let cached: GraphQLSchema | undefined;
 

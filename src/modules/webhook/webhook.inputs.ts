@@ -1,0 +1,33 @@
+import { ArgsType, InputType } from 'type-graphql';
+import { InputField } from '../../core/fields';
+import { ListArgs } from '../../core/pagination';
+import { WebhookDeliveryStatus, WebhookEndpointStatus } from './webhook.types';
+
+const typesCheck = (v: string[]) => (v.length >= 1 && v.length <= 100 ? null : 'must list 1 to 100 patterns');
+
+@InputType('WebhookEndpointCreateInput')
+export class WebhookEndpointCreateInput {
+  @InputField('url', 'text', { required: true, description: 'https:// (http:// with WEBHOOK_ALLOW_HTTP)' }) url!: string;
+  @InputField('description', 'text', { nullable: true }) description?: string | null;
+  @InputField('event_types', 'string', { list: true, default: ['*'], check: typesCheck, description: 'Types, <resource>.* or *' }) eventTypes?: string[];
+}
+
+@InputType('WebhookEndpointUpdateInput')
+export class WebhookEndpointUpdateInput {
+  @InputField('url', 'text') url?: string;
+  @InputField('description', 'text', { nullable: true }) description?: string | null;
+  @InputField('event_types', 'string', { list: true, check: typesCheck }) eventTypes?: string[];
+  @InputField('status', 'enum', { enum: WebhookEndpointStatus, description: 'active enables a disabled endpoint again' }) status?: WebhookEndpointStatus;
+}
+
+@ArgsType()
+export class WebhookDeliveryListArgs extends ListArgs {
+  @InputField('status', 'enum', { enum: WebhookDeliveryStatus }) status?: WebhookDeliveryStatus;
+}
+
+@InputType('WebhookReplayInput')
+export class WebhookReplayInput {
+  @InputField('from', 'datetime', { description: 'With to: deliveries created in [from, to)' }) from?: Date;
+  @InputField('to', 'datetime') to?: Date;
+  @InputField('status', 'enum', { enum: WebhookDeliveryStatus, description: 'failed: every failed delivery' }) status?: WebhookDeliveryStatus;
+}
