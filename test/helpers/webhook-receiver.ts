@@ -54,11 +54,11 @@ export async function startReceiver(answer: (r: Received, n: number) => Answer =
 }
 
 /** Waits until `check` returns a truthy value (polling; the jest timeout bounds it). */
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
-    if (v) return v;
+    if (v) return v as NonNullable<T>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }

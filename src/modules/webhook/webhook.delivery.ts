@@ -27,6 +27,8 @@ export interface Claimed {
   url: string;
   secret: string;
   old_secret: string | null;
+  /** The endpoint has failed since its last success (a success clears the clock). */
+  failing: boolean;
 }
 
 const CLAIM_SQL = `with c as (
@@ -36,7 +38,7 @@ const CLAIM_SQL = `with c as (
 )
 update webhook_deliveries d set attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ?)
 from c, webhook_endpoints e where d.uuid = c.uuid and e.uuid = d.endpoint_uuid
-returning d.uuid, d.endpoint_uuid, d.event_id, d.body, d.attempts, e.url, e.secret, case when e.old_secret_until > now() then e.old_secret end as old_secret`;
+returning d.uuid, d.endpoint_uuid, d.event_id, d.body, d.attempts, e.url, e.secret, case when e.old_secret_until > now() then e.old_secret end as old_secret, e.failing_since is not null as failing`;
 
 export function claim(orm: Orm, n: number, leaseSeconds: number): Promise<Claimed[]> {
   return orm.em.getConnection().execute<Claimed[]>(CLAIM_SQL, [n, leaseSeconds]);
@@ -134,7 +136,7 @@ export async function record(orm: Orm, d: Claimed, o: Outcome, cfg: WebhookConfi
   const kept = rows.length > 0;
   if (kept) {
     const gone = o.statusCode === 410;
-    if (ok) await conn.execute(SUCCEEDED_SQL, [d.endpoint_uuid]);
+    if (ok && d.failing) await conn.execute(SUCCEEDED_SQL, [d.endpoint_uuid]);
     else await conn.execute(FAILED_SQL, [gone, gone, gone, d.endpoint_uuid]);
   }
   const outcome = !kept ? 'stale' : ok ? 'succeeded' : status === 'failed' ? 'failed' : 'retry';
