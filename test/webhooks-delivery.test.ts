@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
 import { webhookConfig } from '../src/config';
 import { startWebhookWorker, type WebhookWorker } from '../src/modules/webhook/webhook.worker';
 import { createTenant, rest, Tenant, useTestApp } from './helpers/app';
@@ -95,6 +96,57 @@ describe('webhook deliveries', () => {
     }, 'disabled');
     expect(disabled.disabled_reason).toMatch(/410/);
     expect((await rest(t, a).put(`/webhook_endpoints/${ep.uuid}`, { status: 'active' })).body.data).toMatchObject({ status: 'active', disabled_reason: null });
+  });
+
+  it('a redirect is not followed: a 3xx is a failed attempt', async () => {
+    const a = await createTenant(t);
+    const target = await receiver();
+    const r = await receiver(() => ({ status: 302, headers: { location: target.url() } }));
+    const ep = await endpoint(a, r.url());
+    const d = (await rest(t, a).post(`/webhook_endpoints/${ep.uuid}/test`)).body.data;
+    const got = await until(async () => {
+      const x = await delivery(a, d.uuid);
+      return x.attempt_log.length ? x : null;
+    }, 'an attempt');
+    expect(got.attempt_log[0]).toMatchObject({ status_code: 302, error: 'HTTP 302' });
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('429 with Retry-After waits that long (scaled); five days of failures disable the endpoint', async () => {
+    const a = await createTenant(t);
+    const r = await receiver(() => ({ status: 429, headers: { 'retry-after': '100000' } }));
+    const ep = await endpoint(a, r.url());
+    const d = (await rest(t, a).post(`/webhook_endpoints/${ep.uuid}/test`)).body.data;
+    const got = await until(async () => {
+      const x = await delivery(a, d.uuid);
+      return x.attempt_log.length ? x : null;
+    }, 'an attempt');
+    // At most 24 h, times WEBHOOK_RETRY_SCALE (0.001): 86.4 s ± 10%.
+    const wait = (Date.parse(got.next_attempt_at) - Date.parse(got.attempt_log[0].at)) / 1000;
+    expect(wait).toBeGreaterThan(86.4 * 0.9 - 1);
+    expect(wait).toBeLessThan(86.4 * 1.1 + 1);
+    expect((await rest(t, a).get(`/webhook_endpoints/${ep.uuid}`)).body.data.status).toBe('active');
+    // The endpoint has been failing for more than five days: the next failure disables it.
+    await t.orm.em.getConnection().execute(`update webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where uuid = ?`, [ep.uuid]);
+    await rest(t, a).post(`/webhook_deliveries/${d.uuid}/retry`);
+    const disabled = await until(async () => {
+      const e = (await rest(t, a).get(`/webhook_endpoints/${ep.uuid}`)).body.data;
+      return e.status === 'disabled' ? e : null;
+    }, 'disabled');
+    expect(disabled.disabled_reason).toBe('No successful delivery for 5 days');
+  });
+
+  it('/metrics shows attempts by outcome, latency, queue depth and the oldest pending age', async () => {
+    const a = await createTenant(t);
+    const r = await receiver();
+    const ep = await endpoint(a, r.url());
+    await rest(t, a).post(`/webhook_endpoints/${ep.uuid}/test`);
+    await until(async () => (await deliveries(a, ep.uuid, '?status=succeeded')).length === 1, 'a success');
+    const text = (await request(t.app).get('/metrics')).text;
+    expect(text).toMatch(/^webhook_attempts_total\{outcome="succeeded"\} [1-9]/m);
+    expect(text).toMatch(/^webhook_attempt_duration_seconds_count [1-9]/m);
+    expect(text).toMatch(/^webhook_queue_depth\{state="due"\} 0$/m);
+    expect(text).toMatch(/^webhook_oldest_pending_age_seconds 0$/m);
   });
 
   it('an answer slower than the timeout is a failed attempt', async () => {

@@ -1,5 +1,7 @@
 import { createTenant, rest, useTestApp } from './helpers/app';
-import { ServerProcess, startServer } from './helpers/server-process';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { MAIN_JS, ServerProcess, startServer } from './helpers/server-process';
 import { startReceiver, until } from './helpers/webhook-receiver';
 
 // Deliveries by several server processes over one database (docs/webhooks.md): each delivery is
@@ -79,6 +81,36 @@ it('kill -9 of the process mid-attempt: another process delivers it after the le
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
     expect(receiver.received[1].body).toBe(receiver.received[0].body);
   } finally {
+    await receiver.close();
+  }
+}, 120_000);
+
+it('WEBHOOK_WORKER=off: the server delivers nothing; the worker of `npm run worker` delivers', async () => {
+  const receiver = await startReceiver();
+  const a = await createTenant(t);
+  const ep = (await rest(t, a).post('/webhook_endpoints', { url: receiver.url() })).body.data;
+  const worker = spawn(process.execPath, [path.join(path.dirname(MAIN_JS), 'worker.js')], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: t.url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  worker.stdout!.on('data', (d) => (out += String(d)));
+  const exited = new Promise((resolve) => worker.on('exit', resolve));
+  try {
+    const server = await start({ WEBHOOK_WORKER: 'off' });
+    await fetch(`http://127.0.0.1:${server.port}/api/v1/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Wanda', last_name: 'Worker' }),
+    });
+    await until(() => receiver.received.length === 1, 'the delivery');
+    expect(JSON.parse(receiver.received[0].body).type).toBe('customer.created');
+    await until(() => out.includes('"msg":"webhook attempt"'), 'the worker log line');
+    expect(server.stdout()).not.toContain('webhook attempt');
+    expect((await rest(t, a).get(`/webhook_endpoints/${ep.uuid}/deliveries?status=succeeded`)).body.data.deliveries).toHaveLength(1);
+  } finally {
+    worker.kill('SIGTERM');
+    await exited;
     await receiver.close();
   }
 }, 120_000);

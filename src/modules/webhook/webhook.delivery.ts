@@ -58,7 +58,7 @@ export function signatures(d: Pick<Claimed, 'event_id' | 'body' | 'secret' | 'ol
   return secrets.map((s) => new Webhook(s).sign(d.event_id, at, d.body)).join(' ');
 }
 
-function retryAfter(value: string | string[] | undefined): number | null {
+export function retryAfter(value: string | string[] | undefined): number | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (!v) return null;
   const s = /^\d+$/.test(v.trim()) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;
