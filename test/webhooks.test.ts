@@ -134,3 +134,20 @@ describe('webhook endpoints (GraphQL)', () => {
     expect((await gql(t, a, `{ webhookEndpoints { items { uuid } } }`)).data.webhookEndpoints.items).toEqual([]);
   });
 });
+
+describe('migration 0015', () => {
+  it('goes down (no webhook tables, no dispatcher index) and up again', async () => {
+    const a = await createTenant(t);
+    await rest(t, a).post('/webhook_endpoints', { url: URL1 });
+    const migrator = t.orm.getMigrator();
+    const sql = (q: string) => t.orm.em.getConnection().execute(q);
+    try {
+      await migrator.down({ to: 'Migration20261125000015_webhooks' });
+      expect(await sql(`select to_regclass('webhook_endpoints') as e, to_regclass('webhook_deliveries') as d, to_regclass('webhook_dispatch_state') as s, to_regclass('events_position_idx') as i`)).toEqual([{ e: null, d: null, s: null, i: null }]);
+    } finally {
+      await migrator.up();
+    }
+    expect(await sql(`select position from webhook_dispatch_state`)).toHaveLength(1);
+    expect((await rest(t, a).post('/webhook_endpoints', { url: URL1 })).status).toBe(200);
+  });
+});
