@@ -13,7 +13,8 @@ import { openBenchDatabase } from './setup';
 // - delivery rate: N events (one statement) to one endpoint on a local receiver, delivered by
 //   one process's worker, from the worker's start (dispatch included) to the last success;
 // - creation throughput (POST /customers, 8 in flight) with three active endpoints and with none,
-//   alternating, while the worker delivers.
+//   alternating, while the worker delivers in the same process; and with three endpoints and the
+//   worker stopped (the write path alone: deliveries are queued, then drained).
 
 const log = (m: string) => process.stderr.write(`[bench:webhooks] ${m}\n`);
 const arg = (name: string, fallback: number) => {
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
     await call('POST', '/webhook_endpoints', { url: hook });
     await conn.execute(`insert into customers (uuid, company_uuid, first_name, last_name) select gen_random_uuid(), ?, 'C' || i, 'L' from generate_series(1, ?) as i`, [company.uuid, deliveries]);
     const start = process.hrtime.bigint();
-    const worker = startWebhookWorker(orm, config.webhooks);
+    let worker = startWebhookWorker(orm, config.webhooks);
     while ((await succeeded()) < deliveries) await new Promise((r) => setTimeout(r, 20));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     log(`${deliveries} deliveries in ${seconds.toFixed(2)} s: ${(deliveries / seconds).toFixed(0)}/s`);
@@ -72,13 +73,21 @@ async function main(): Promise<void> {
     // 2. Creation with three active endpoints and with none (disabled), the worker running.
     const endpoints = [(await call('GET', '/webhook_endpoints')) as unknown as { webhook_endpoints: Array<{ uuid: string }> }][0].webhook_endpoints.map((e) => e.uuid);
     for (let i = 0; i < 2; i++) endpoints.push((await call('POST', '/webhook_endpoints', { url: hook })).uuid);
-    const results: Record<'three' | 'none', number[]> = { three: [], none: [] };
+    // `queued`: three active endpoints with the worker stopped (the write path alone; the
+    // deliveries wait in the queue and are drained before the next round).
+    const results: Record<'three' | 'none' | 'queued', number[]> = { three: [], none: [], queued: [] };
     for (let r = 0; r < rounds; r++) {
-      for (const on of r % 2 ? [false, true] : [true, false]) {
-        for (const uuid of endpoints) await call('PUT', `/webhook_endpoints/${uuid}`, { status: on ? 'active' : 'disabled' });
-        const tag = on ? 'three' : 'none';
+      const order: Array<'three' | 'none' | 'queued'> = r % 2 ? ['none', 'queued', 'three'] : ['three', 'queued', 'none'];
+      for (const tag of order) {
+        for (const uuid of endpoints) await call('PUT', `/webhook_endpoints/${uuid}`, { status: tag === 'none' ? 'disabled' : 'active' });
+        if (tag === 'queued') await worker.stop();
         results[tag].push(await rate(n, 8, async (i) => void (await call('POST', '/customers', { first_name: `B${i}`, last_name: 'Bench' }))));
         log(`round ${r + 1} ${tag}: ${results[tag].at(-1)!.toFixed(0)} customers/s`);
+        if (tag === 'queued') {
+          worker = startWebhookWorker(orm, config.webhooks);
+          const pending = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'pending'`))[0].n);
+          while ((await pending()) > 0) await new Promise((res) => setTimeout(res, 50));
+        }
       }
     }
     await worker.stop();
@@ -87,7 +96,15 @@ async function main(): Promise<void> {
     const out = {
       mode: db.mode,
       deliveries: { count: deliveries, seconds, perSecond: deliveries / seconds, concurrency: config.webhooks.concurrency },
-      creation: { rounds, requestsPerRound: n, threeEndpoints: median(results.three), none: median(results.none), ratio: median(results.three) / median(results.none) },
+      creation: {
+        rounds,
+        requestsPerRound: n,
+        none: median(results.none),
+        threeEndpoints: median(results.three),
+        ratio: median(results.three) / median(results.none),
+        threeEndpointsWorkerStopped: median(results.queued),
+        ratioWorkerStopped: median(results.queued) / median(results.none),
+      },
     };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } finally {
