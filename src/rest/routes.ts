@@ -35,7 +35,7 @@ import { templateService } from '../modules/template/template.service';
 import { EventFeedArgs } from '../modules/event/event.inputs';
 import { eventService } from '../modules/event/event.service';
 import { Event, EventFeed, EventsHead, EventTypeCatalogue } from '../modules/event/event.types';
-import { WebhookDeliveryListArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from '../modules/webhook/webhook.inputs';
+import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from '../modules/webhook/webhook.inputs';
 import { webhookService } from '../modules/webhook/webhook.service';
 import { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from '../modules/webhook/webhook.types';
 import type { Embed, RouteDef } from './route';
@@ -120,7 +120,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/event_types', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
 
   // Webhooks (docs/webhooks.md): the create and rotate answers carry the secret, shown only then.
-  { method: 'GET', path: '/webhook_endpoints', summary: 'List webhook endpoints', plural: 'webhook_endpoints', query: ListArgs, output: WebhookEndpoint, call: (ctx, a) => webhookService.list(ctx, a.query) },
+  { method: 'GET', path: '/webhook_endpoints', summary: 'List webhook endpoints', plural: 'webhook_endpoints', query: WebhookPageArgs, output: WebhookEndpoint, call: (ctx, a) => webhookService.list(ctx, a.query) },
   { method: 'GET', path: '/webhook_endpoints/:uuid', summary: 'Get a webhook endpoint', output: WebhookEndpoint, call: (ctx, a) => webhookService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/webhook_endpoints', summary: 'Create a webhook endpoint (the answer shows its secret, once)', body: WebhookEndpointCreateInput, output: WebhookEndpointWithSecret, creates: true, call: async (ctx, a) => withSecret(await webhookService.create(ctx, a.body)) },
   { method: 'PUT', path: '/webhook_endpoints/:uuid', summary: 'Update a webhook endpoint (status active enables it again)', body: WebhookEndpointUpdateInput, output: WebhookEndpoint, call: (ctx, a) => webhookService.update(ctx, a.params.uuid, a.body) },

@@ -1,6 +1,5 @@
 import { ArgsType, InputType } from 'type-graphql';
 import { InputField } from '../../core/fields';
-import { ListArgs } from '../../core/pagination';
 import { WebhookDeliveryStatus, WebhookEndpointStatus } from './webhook.types';
 
 const typesCheck = (v: string[]) => (v.length >= 1 && v.length <= 100 ? null : 'must list 1 to 100 patterns');
@@ -20,8 +19,15 @@ export class WebhookEndpointUpdateInput {
   @InputField('status', 'enum', { enum: WebhookEndpointStatus, description: 'active enables a disabled endpoint again' }) status?: WebhookEndpointStatus;
 }
 
+/** page and limit, as every list (webhooks have no soft delete, so no include_deleted). */
 @ArgsType()
-export class WebhookDeliveryListArgs extends ListArgs {
+export class WebhookPageArgs {
+  @InputField('page', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') }) page?: number;
+  @InputField('limit', 'int', { check: (v) => (v >= 1 ? null : 'must be at least 1') }) limit?: number;
+}
+
+@ArgsType()
+export class WebhookDeliveryListArgs extends WebhookPageArgs {
   @InputField('status', 'enum', { enum: WebhookDeliveryStatus }) status?: WebhookDeliveryStatus;
 }
 

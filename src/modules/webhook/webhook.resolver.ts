@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context';
-import { DeleteResult, ListArgs, Page, PageType } from '../../core/pagination';
+import { DeleteResult, Page, PageType } from '../../core/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
-import { WebhookDeliveryListArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
+import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
 import { webhookService } from './webhook.service';
 import { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointSecret, WebhookReplayResult } from './webhook.types';
 
@@ -13,7 +13,7 @@ const DeliveryPage = PageType(WebhookDelivery);
 @Resolver(() => WebhookEndpoint)
 export class WebhookResolver {
   @Query(() => EndpointPage)
-  webhookEndpoints(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs): Promise<Page<WebhookEndpoint>> {
+  webhookEndpoints(@Ctx() ctx: RequestContext, @Args(() => WebhookPageArgs) args: WebhookPageArgs): Promise<Page<WebhookEndpoint>> {
     return webhookService.list(ctx, args);
   }
 

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../core/context';
-import { ListArgs, pageOf, pageWindow } from '../../core/pagination';
+import { pageOf, pageWindow } from '../../core/pagination';
 import { isUuid } from '../../core/values';
 import { AppError } from '../../errors/app-error';
 import { parseTypePatterns } from '../event/event.catalogue';
-import { WebhookDeliveryListArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
+import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
 import { DELIVERY_COLUMNS, DeliveryRow, deliveryDetailOf, deliveryOf, ENDPOINT_COLUMNS, EndpointRow, endpointOf, sql } from './webhook.rows';
 import { webhookSettings } from './webhook.settings';
 import { checkEndpointUrl } from './webhook.url';
@@ -41,7 +41,7 @@ async function deliveryRow(ctx: RequestContext, uuid: string): Promise<DeliveryR
 const withSecret = (endpoint: EndpointRow, secret: string) => Object.assign(new WebhookEndpointSecret(), { endpoint: endpointOf(endpoint), secret });
 
 export const webhookService = {
-  async list(ctx: RequestContext, args: ListArgs) {
+  async list(ctx: RequestContext, args: WebhookPageArgs) {
     const { page, limit, offset } = pageWindow(args);
     const [{ n }] = await sql<{ n: string }>(ctx, 'select count(*) as n from webhook_endpoints where company_uuid = ?', [ctx.companyId]);
     const rows = await sql<EndpointRow>(ctx, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where company_uuid = ? order by created_at, uuid limit ? offset ?`, [ctx.companyId, limit, offset]);
