@@ -23,6 +23,9 @@ it('a claimed delivery is not claimed again until its lease expires; the stale r
   const cfg = webhookConfig(env);
   expect(await record(t.orm, first[0], { ...ok, statusCode: 500, error: 'HTTP 500' }, cfg)).toBe(false);
   expect(await record(t.orm, second[0], ok, cfg)).toBe(true);
+  // A success leaves the endpoint's failure clock stopped.
+  const clock = () => t.orm.em.getConnection().execute<{ failing: boolean }[]>('select failing_since is not null as failing from webhook_endpoints where uuid = ?', [ep.uuid]);
+  expect(await clock()).toEqual([{ failing: false }]);
   const got = (await rest(t, a).get(`/webhook_deliveries/${d.uuid}`)).body.data;
   expect(got).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200 });
   expect(got.attempt_log).toHaveLength(1);
@@ -37,4 +40,19 @@ it('deliveries of a disabled endpoint are not claimed until it is enabled again'
   expect(await claim(t.orm, 10, 60)).toEqual([]);
   await rest(t, a).put(`/webhook_endpoints/${ep.uuid}`, { status: 'active' });
   expect(await claim(t.orm, 10, 60)).toHaveLength(1);
+});
+
+it('a failure starts the failure clock and a later success stops it', async () => {
+  const a = await createTenant(t);
+  const ep = (await rest(t, a).post('/webhook_endpoints', { url: 'http://127.0.0.1:9/x' })).body.data;
+  const clock = async () => (await t.orm.em.getConnection().execute<{ failing: boolean }[]>('select failing_since is not null as failing from webhook_endpoints where uuid = ?', [ep.uuid]))[0].failing;
+  const cfg = webhookConfig({ ...env, WEBHOOK_RETRY_SCALE: '0' });
+  await rest(t, a).post(`/webhook_endpoints/${ep.uuid}/test`);
+  const [c1] = await claim(t.orm, 10, 60);
+  await record(t.orm, c1, { ...ok, statusCode: 500, error: 'HTTP 500' }, cfg);
+  expect(await clock()).toBe(true);
+  const [c2] = await claim(t.orm, 10, 60);
+  expect(c2.failing).toBe(true);
+  await record(t.orm, c2, ok, cfg);
+  expect(await clock()).toBe(false);
 });

@@ -136,8 +136,8 @@ export async function record(orm: Orm, d: Claimed, o: Outcome, cfg: WebhookConfi
   const kept = rows.length > 0;
   if (kept) {
     const gone = o.statusCode === 410;
-    if (ok && d.failing) await conn.execute(SUCCEEDED_SQL, [d.endpoint_uuid]);
-    else await conn.execute(FAILED_SQL, [gone, gone, gone, d.endpoint_uuid]);
+    if (!ok) await conn.execute(FAILED_SQL, [gone, gone, gone, d.endpoint_uuid]);
+    else if (d.failing) await conn.execute(SUCCEEDED_SQL, [d.endpoint_uuid]);
   }
   const outcome = !kept ? 'stale' : ok ? 'succeeded' : status === 'failed' ? 'failed' : 'retry';
   attemptsTotal.inc({ outcome });
