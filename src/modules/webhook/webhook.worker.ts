@@ -2,7 +2,7 @@ import type { WebhookConfig } from '../../config';
 import type { Orm } from '../../db/orm';
 import { logger } from '../../logger';
 import { claim, record, send } from './webhook.delivery';
-import { dispatchEvents } from './webhook.dispatch';
+import { DISPATCH_BATCH, dispatchEvents } from './webhook.dispatch';
 import { deliveryAgent } from './webhook.url';
 
 // The delivery worker (docs/webhooks.md): a loop that keeps its state in PostgreSQL. Each turn it
@@ -12,6 +12,8 @@ import { deliveryAgent } from './webhook.url';
 // that dies leaves its claimed deliveries to the others when their lease expires.
 
 export const IDLE_MS = 250;
+/** While busy, new events are dispatched at most this often (unless a full batch was read). */
+export const DISPATCH_EVERY_MS = 100;
 
 export interface WebhookWorker {
   /** Stops claiming and waits for the attempts in flight. */
@@ -44,22 +46,33 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig): WebhookWorker 
     inFlight.add(p);
   };
 
+  // Claims go in batches: while busy, the loop waits until a quarter of the slots are free.
+  const refill = Math.max(1, Math.floor(cfg.concurrency / 4));
+  let lastDispatch = 0;
+  let fullBatch = false;
   const loop = async () => {
     while (!stopped) {
       let busy = false;
       try {
-        busy = (await dispatchEvents(orm)) > 0;
+        if (fullBatch || Date.now() - lastDispatch >= DISPATCH_EVERY_MS) {
+          lastDispatch = Date.now();
+          const read = await dispatchEvents(orm);
+          fullBatch = read >= DISPATCH_BATCH;
+          busy = read > 0;
+        }
         const free = cfg.concurrency - inFlight.size;
         if (free > 0 && !stopped) {
           const claimed = await claim(orm, free, cfg.leaseSeconds);
           for (const d of claimed) attempt(d);
-          busy ||= claimed.length === free;
+          busy ||= claimed.length === free || inFlight.size > 0;
         }
       } catch (err) {
         if (!stopped) logger.warn({ err }, 'webhook worker turn failed; retrying');
       }
-      if (!stopped && !busy) await sleep(IDLE_MS);
-      else if (!stopped && inFlight.size >= cfg.concurrency) await Promise.race(inFlight);
+      if (stopped) break;
+      if (!busy) await sleep(IDLE_MS);
+      else if (inFlight.size > cfg.concurrency - refill) await Promise.race(inFlight);
+      else if (inFlight.size > 0) await Promise.race([...inFlight, sleep(DISPATCH_EVERY_MS)]);
     }
   };
   const running = loop();
