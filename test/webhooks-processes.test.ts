@@ -12,7 +12,7 @@ const env = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK
 const t = useTestApp(env);
 const servers: ServerProcess[] = [];
 const start = async (extra: Record<string, string> = {}) => {
-  const s = await startServer({ DATABASE_URL: t.url, ...env, ...extra });
+  const s = await startServer({ DATABASE_URL: t.url, WEBHOOK_WORKER: 'on', ...env, ...extra });
   servers.push(s);
   return s;
 };

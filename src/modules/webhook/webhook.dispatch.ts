@@ -33,7 +33,11 @@ const rows = async <T>(trx: Knex.Transaction, text: string, params: readonly unk
 
 /** One dispatch step; returns how many events it read (0: nothing new, or another process dispatches). */
 export async function dispatchEvents(orm: Orm, batch = DISPATCH_BATCH): Promise<number> {
-  await orm.em.getConnection().execute(ASSIGN_SQL);
+  const conn = orm.em.getConnection();
+  await conn.execute(ASSIGN_SQL);
+  // Idle turns stay one statement: a transaction only when there is something to read.
+  const [due] = await conn.execute<unknown[]>(`select 1 from events where position > coalesce((select position from webhook_dispatch_state where id = 1), 0) limit 1`);
+  if (!due) return 0;
   const knex = orm.em.getConnection().getKnex();
   return knex.transaction(async (trx) => {
     let [state] = await rows<{ position: string }>(trx, 'select position from webhook_dispatch_state where id = 1 for update skip locked');
