@@ -224,7 +224,11 @@ describe('webhook deliveries', () => {
     const job = await makeJob(t, a);
     const invoice = await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: job.customer_uuid, due_date: '2099-01-01', subtotal: 10 });
     expect(invoice.status).toBe(200);
-    const { events } = await readAll(t, a);
+    // The feed shows an event once it has a position; the invoice's events come last.
+    const events = await until(async () => {
+      const e = (await readAll(t, a)).events;
+      return e.some((x) => x.type === 'invoice.created') ? e : null;
+    }, 'the invoice in the feed');
     await until(() => all.received.length >= events.length, 'every event');
     const typesOf = (r: { received: Received[] }) => r.received.map((x) => JSON.parse(x.body).type as string).sort();
     expect(typesOf(all)).toEqual(events.map((e) => e.type).sort());
