@@ -12,6 +12,7 @@ import { Migration20261125000011_sync_indexes } from './Migration20261125000011_
 import { Migration20261125000012_documents } from './Migration20261125000012_documents';
 import { Migration20261125000013_visits } from './Migration20261125000013_visits';
 import { Migration20261125000014_visit_events } from './Migration20261125000014_visit_events';
+import { Migration20261125000015_webhooks } from './Migration20261125000015_webhooks';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261125000012_documents', class: Migration20261125000012_documents },
   { name: 'Migration20261125000013_visits', class: Migration20261125000013_visits },
   { name: 'Migration20261125000014_visit_events', class: Migration20261125000014_visit_events },
+  { name: 'Migration20261125000015_webhooks', class: Migration20261125000015_webhooks },
 ];

@@ -25,6 +25,7 @@ import { graphqlUploads } from './graphql/uploads';
 import { explorerRouter } from './graphql/explorer';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
+import { configureWebhooks } from './modules/webhook/webhook.settings';
 import { usePreparedStatements } from './core/prepared';
 import { configureDocuments } from './modules/document/document.settings';
 import { documentFilesRouter } from './modules/document/document-files.route';
@@ -47,6 +48,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** The whole HTTP surface, without listening (tests drive it with supertest). */
 export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configurePhotoStorage(config);
+  configureWebhooks(config.webhooks);
   usePreparedStatements(config.dbPreparedStatements);
   configureDocuments(config);
   const app = express();

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer, Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { startEventMaintenance } from './modules/event/event.maintenance';
+import { startWebhookWorker } from './modules/webhook/webhook.worker';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, requireExtensions } from './db/orm';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   const { app, close } = await createApp({ orm, config });
   // Positions and retention of the event feed, in the background of every server (docs/events.md).
   const events = startEventMaintenance(orm, config.eventRetentionDays);
+  // Webhook deliveries, unless WEBHOOK_WORKER=off (then `npm run worker` processes deliver; docs/webhooks.md).
+  const webhooks = config.webhooks.worker ? startWebhookWorker(orm, config.webhooks) : null;
   // Slow or half-open connections cannot pin the server: a request must arrive whole within
   // REQUEST_TIMEOUT_MS and its headers within HEADERS_TIMEOUT_MS; an idle keep-alive socket is
   // closed after KEEP_ALIVE_TIMEOUT_MS (docs/security.md).
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     await drained;
     clearTimeout(timer);
     events.stop();
+    await webhooks?.stop();
     await close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));

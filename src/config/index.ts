@@ -43,6 +43,42 @@ export interface Config {
   documents: { pdfFont: string | null; smtpUrl: string | null; mailFrom: string };
   /** Days events are kept in the feed (docs/events.md). */
   eventRetentionDays: number;
+  /** Webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Run a delivery worker inside the server (WEBHOOK_WORKER, default on). */
+  worker: boolean;
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  /** Multiplies every retry delay (tests: 0.001). */
+  retryScale: number;
+  timeoutMs: number;
+  leaseSeconds: number;
+  concurrency: number;
+}
+
+function scale(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 1;
+  const n = Number(raw.trim());
+  if (!Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(`WEBHOOK_RETRY_SCALE must be a number between 0 and 1000, got "${raw}"`);
+  return n;
+}
+
+export function webhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+  const timeoutMs = int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 15_000, 1, 15_000);
+  const leaseSeconds = int('WEBHOOK_LEASE_SECONDS', env.WEBHOOK_LEASE_SECONDS, 60, 1, 3600);
+  if (leaseSeconds * 1000 <= timeoutMs) throw new ConfigError('WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS');
+  return {
+    worker: bool('WEBHOOK_WORKER', env.WEBHOOK_WORKER, true),
+    allowHttp: bool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, false),
+    allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
+    retryScale: scale(env.WEBHOOK_RETRY_SCALE),
+    timeoutMs,
+    leaseSeconds,
+    concurrency: int('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 32, 1, 1000),
+  };
 }
 
 export class ConfigError extends Error {}
@@ -164,5 +200,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
     eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),
+    webhooks: webhookConfig(env),
   };
 }

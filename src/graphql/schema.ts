@@ -17,11 +17,12 @@ import { UserResolver } from '../modules/user/user.resolver';
 import { JobVisitsResolver, UserVisitsResolver, VisitResolver } from '../modules/visit/visit.resolver';
 
 // Every resolver of the API; a new module adds its resolver here.
-export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, VisitResolver, JobVisitsResolver, UserVisitsResolver, ConversionResolver, InvoiceDocumentResolver, EstimateDocumentResolver, ShareLinkResolver, EventResolver, NodeResolver];
+export const resolvers: NonEmptyArray<Function> = [CompanyResolver, UserResolver, CustomerResolver, LocationResolver, InvoiceResolver, CustomerInvoicesResolver, JobInvoicesResolver, PaymentResolver, CustomerPaymentsResolver, JobResolver, CustomerJobsResolver, JobPhotoResolver, TemplateResolver, EstimateResolver, CustomerEstimatesResolver, JobEstimatesResolver, NumberingResolver, VisitResolver, JobVisitsResolver, UserVisitsResolver, ConversionResolver, InvoiceDocumentResolver, EstimateDocumentResolver, ShareLinkResolver, EventResolver, WebhookResolver, NodeResolver];
 import { NodeResolver } from './node-resolver';
 import { ConversionResolver } from '../modules/conversion/conversion.resolver';
 import { EstimateDocumentResolver, InvoiceDocumentResolver, ShareLinkResolver } from '../modules/document/document.resolver';
 import { EventResolver } from '../modules/event/event.resolver';
+import { WebhookResolver } from '../modules/webhook/webhook.resolver';
 
 let cached: GraphQLSchema | undefined;
 

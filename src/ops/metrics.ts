@@ -7,6 +7,7 @@ import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
 import { routeLabel } from './route-label';
 import { feedLag } from '../modules/event/event.maintenance';
+import { registerWebhookMetrics } from '../modules/webhook/webhook.metrics';
 
 interface TarnPool {
   max: number;
@@ -73,6 +74,8 @@ export function createMetrics(orm: Orm, o: { token: string | null; trustProxy: b
       this.set({ kind: 'oldest_writer' }, lag.oldestWriter ?? 0);
     },
   });
+
+  registerWebhookMetrics(registry, orm);
 
   const observe: RequestHandler = (req, res, next) => {
     const end = duration.startTimer();

@@ -6,6 +6,9 @@ import { errorResponses, HEADERS, operationId, successHeaders, tagOf } from './o
 import { register, scalarSchema, Schema, Schemas, withEmbeds } from './openapi-schemas';
 import { Pagination } from '../core/pagination';
 import { carriesEtag, takesIfMatch } from './preconditions';
+import { STRING_MAX } from '../core/validation';
+import { EVENT_TYPES } from '../modules/event/event.catalogue';
+import { Event } from '../modules/event/event.types';
 import type { RouteDef } from './route';
 
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the same
@@ -136,7 +139,32 @@ export function openApiDocument(routes: RouteDef[]): Schema {
     tags,
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'fsk_ + 40 base62 characters' } }, headers: HEADERS, schemas },
     paths,
+    webhooks: webhookOperations(register(Event, 'out', schemas)),
   };
+}
+
+/** OpenAPI 3.1 `webhooks`: what an endpoint receives, one entry per event type (docs/webhooks.md). */
+function webhookOperations(event: Schema): Record<string, Schema> {
+  const headers = [
+    ['webhook-id', 'The event id, the same on every attempt'],
+    ['webhook-timestamp', 'The attempt time, Unix seconds'],
+    ['webhook-signature', 'v1,<base64 HMAC-SHA256 of id.timestamp.body>; during a secret rotation the old secret\'s follows, space-separated'],
+  ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+  const types = [...EVENT_TYPES, { type: 'webhook.test', description: 'Sent by POST /api/v1/webhook_endpoints/{uuid}/test (data: {endpoint_uuid})' }];
+  return Object.fromEntries(
+    types.map((t) => [
+      t.type,
+      {
+        post: {
+          summary: t.description,
+          operationId: `webhook${t.type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+          parameters: headers,
+          requestBody: { required: true, content: { 'application/json': { schema: event } } },
+          responses: { '2XX': { description: 'Received: any 2xx within 15 s is success; anything else is retried' } },
+        },
+      },
+    ]),
+  );
 }
 
 /** /docs: Swagger UI from the swagger-ui-dist npm package (no CDN). */

@@ -47,6 +47,9 @@ import { mailService } from '../modules/document/mail.service';
 import { EventFeedArgs } from '../modules/event/event.inputs';
 import { eventService } from '../modules/event/event.service';
 import { Event, EventFeed, EventsHead, EventTypeCatalogue } from '../modules/event/event.types';
+import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from '../modules/webhook/webhook.inputs';
+import { webhookService } from '../modules/webhook/webhook.service';
+import { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from '../modules/webhook/webhook.types';
 import type { Embed, RouteDef } from './route';
 
 // Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
@@ -62,6 +65,8 @@ const photoUser = user('user', (p: JobPhoto) => p.userId);
 const estimateEmbeds = [customer, job, { key: 'template', id: (e: Estimate) => e.templateUuid, entity: Template, fields: ['uuid', 'name', 'pricing_type'] }, location];
 const invoiceEmbeds = [customer, job, { key: 'estimate', id: (i: Invoice) => i.estimateUuid, entity: Estimate, fields: ['uuid', 'estimate_number', 'status', 'total_amount'] }, location];
 const paymentEmbeds = [invoice, { key: 'customer', id: (p: Payment) => p.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name', 'email', 'phone'] }];
+
+const withSecret = (r: { endpoint: WebhookEndpoint; secret: string }) => Object.assign(new WebhookEndpointWithSecret(), r.endpoint, { secret: r.secret });
 
 // The REST surface: one row per route. Rows call the same services as the GraphQL resolvers.
 export const routes: RouteDef[] = [
@@ -156,6 +161,19 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/events/head', operationId: 'getEventsHead', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
   { method: 'GET', path: '/events/:event_id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.event_id) },
   { method: 'GET', path: '/event_types', operationId: 'listEventTypes', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },
+
+  // Webhooks (docs/webhooks.md): the create and rotate answers carry the secret, shown only then.
+  { method: 'GET', path: '/webhook_endpoints', summary: 'List webhook endpoints', plural: 'webhook_endpoints', query: WebhookPageArgs, output: WebhookEndpoint, call: (ctx, a) => webhookService.list(ctx, a.query) },
+  { method: 'GET', path: '/webhook_endpoints/:uuid', summary: 'Get a webhook endpoint', output: WebhookEndpoint, call: (ctx, a) => webhookService.get(ctx, a.params.uuid) },
+  { method: 'POST', path: '/webhook_endpoints', summary: 'Create a webhook endpoint (the answer shows its secret, once)', body: WebhookEndpointCreateInput, output: WebhookEndpointWithSecret, creates: true, call: async (ctx, a) => withSecret(await webhookService.create(ctx, a.body)) },
+  { method: 'PUT', path: '/webhook_endpoints/:uuid', summary: 'Update a webhook endpoint (status active enables it again)', body: WebhookEndpointUpdateInput, output: WebhookEndpoint, call: (ctx, a) => webhookService.update(ctx, a.params.uuid, a.body) },
+  { method: 'DELETE', path: '/webhook_endpoints/:uuid', summary: 'Delete a webhook endpoint and its deliveries', output: DeleteResult, call: (ctx, a) => webhookService.remove(ctx, a.params.uuid) },
+  { method: 'POST', path: '/webhook_endpoints/:uuid/rotate_secret', summary: 'A new secret (shown once); the old one keeps signing for 24 hours', output: WebhookEndpointWithSecret, call: async (ctx, a) => withSecret(await webhookService.rotateSecret(ctx, a.params.uuid)) },
+  { method: 'POST', path: '/webhook_endpoints/:uuid/test', summary: 'Send a webhook.test event to the endpoint', output: WebhookDeliveryDetail, call: (ctx, a) => webhookService.sendTest(ctx, a.params.uuid) },
+  { method: 'POST', path: '/webhook_endpoints/:uuid/replay', summary: 'Queue again the deliveries created in [from, to), or the failed ones', body: WebhookReplayInput, output: WebhookReplayResult, call: (ctx, a) => webhookService.replay(ctx, a.params.uuid, a.body) },
+  { method: 'GET', path: '/webhook_endpoints/:uuid/deliveries', summary: "An endpoint's deliveries, newest first", plural: 'deliveries', query: WebhookDeliveryListArgs, output: WebhookDelivery, call: (ctx, a) => webhookService.deliveries(ctx, a.params.uuid, a.query) },
+  { method: 'GET', path: '/webhook_deliveries/:uuid', summary: 'Get a webhook delivery with its attempt log', output: WebhookDeliveryDetail, call: (ctx, a) => webhookService.delivery(ctx, a.params.uuid) },
+  { method: 'POST', path: '/webhook_deliveries/:uuid/retry', summary: 'Attempt the delivery again now, whatever its status', output: WebhookDeliveryDetail, call: (ctx, a) => webhookService.retry(ctx, a.params.uuid) },
 
   { method: 'GET', path: '/numbering', summary: 'Invoice and estimate numbering settings', output: NumberingSettings, call: (ctx) => numberingService.get(ctx) },
   // The spec's data.message, plus the new settings so that clients need no second call.

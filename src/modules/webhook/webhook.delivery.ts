@@ -1,0 +1,151 @@
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { request, type Agent } from 'undici';
+import type { WebhookConfig } from '../../config';
+import type { Orm } from '../../db/orm';
+import { logger } from '../../logger';
+import { attemptSeconds, attemptsTotal } from './webhook.metrics';
+import { refusedLiteral } from './webhook.url';
+
+// One delivery attempt (docs/webhooks.md): claimed from PostgreSQL with FOR UPDATE SKIP LOCKED
+// and a lease (locked_until); the claim increments `attempts`, which fences the result: it is
+// recorded only while the row still has that count and is pending, so an attempt whose lease
+// expired (and which another process took over) changes nothing.
+
+/** Delays after the 1st…9th failed attempt; after the 10th the delivery is failed. */
+export const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+export const MAX_RETRY_AFTER_S = 86_400;
+export const DISABLE_AFTER_DAYS = 5;
+const EXCERPT_BYTES = 1024;
+
+export interface Claimed {
+  uuid: string;
+  endpoint_uuid: string;
+  event_id: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  old_secret: string | null;
+  /** The endpoint has failed since its last success (a success clears the clock). */
+  failing: boolean;
+}
+
+const CLAIM_SQL = `with c as (
+  select d.uuid from webhook_deliveries d join webhook_endpoints e on e.uuid = d.endpoint_uuid
+  where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now()) and e.status = 'active'
+  order by d.next_attempt_at limit ? for update of d skip locked
+)
+update webhook_deliveries d set attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ?)
+from c, webhook_endpoints e where d.uuid = c.uuid and e.uuid = d.endpoint_uuid
+returning d.uuid, d.endpoint_uuid, d.event_id, d.body, d.attempts, e.url, e.secret, case when e.old_secret_until > now() then e.old_secret end as old_secret, e.failing_since is not null as failing`;
+
+export function claim(orm: Orm, n: number, leaseSeconds: number): Promise<Claimed[]> {
+  return orm.em.getConnection().execute<Claimed[]>(CLAIM_SQL, [n, leaseSeconds]);
+}
+
+export interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  durationMs: number;
+  retryAfterS: number | null;
+}
+
+/** The signature header: the current secret's, then the old one's during a rotation window. */
+export function signatures(d: Pick<Claimed, 'event_id' | 'body' | 'secret' | 'old_secret'>, at: Date): string {
+  const secrets = d.old_secret ? [d.secret, d.old_secret] : [d.secret];
+  return secrets.map((s) => new Webhook(s).sign(d.event_id, at, d.body)).join(' ');
+}
+
+export function retryAfter(value: string | string[] | undefined): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return null;
+  const s = /^\d+$/.test(v.trim()) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;
+  return Number.isFinite(s) ? Math.min(Math.max(s, 0), MAX_RETRY_AFTER_S) : null;
+}
+
+export async function send(d: Claimed, agent: Agent, cfg: WebhookConfig): Promise<Outcome> {
+  const at = new Date();
+  const started = performance.now();
+  const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({ ...o, durationMs: Math.round(performance.now() - started) });
+  try {
+    const refused = refusedLiteral(d.url, cfg);
+    if (refused) return done({ statusCode: null, error: `refused address: ${refused}`, excerpt: null, retryAfterS: null });
+    const res = await request(d.url, {
+      method: 'POST',
+      dispatcher: agent,
+      body: d.body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'field-service-crm-webhooks/1',
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signatures(d, at),
+      },
+      signal: AbortSignal.timeout(cfg.timeoutMs),
+    });
+    let excerpt = Buffer.alloc(0);
+    for await (const chunk of res.body) {
+      excerpt = Buffer.concat([excerpt, chunk as Buffer]);
+      if (excerpt.length >= EXCERPT_BYTES) break;
+    }
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const wait = res.statusCode === 429 || res.statusCode === 503 ? retryAfter(res.headers['retry-after']) : null;
+    return done({ statusCode: res.statusCode, error: ok ? null : `HTTP ${res.statusCode}`, excerpt: excerpt.subarray(0, EXCERPT_BYTES).toString('utf8'), retryAfterS: wait });
+  } catch (err) {
+    const e = err as Error & { code?: string; cause?: Error & { code?: string } };
+    const timedOut = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+    const message = timedOut ? `timeout after ${cfg.timeoutMs} ms` : `${e.cause?.message ?? e.message}`;
+    return done({ statusCode: null, error: message.slice(0, 500), excerpt: null, retryAfterS: null });
+  }
+}
+
+/** Seconds until the next attempt after `attempts` failed ones, with ±10% jitter; null: give up. */
+export function nextDelay(attempts: number, o: Outcome, scale: number): number | null {
+  if (attempts > RETRY_DELAYS_S.length) return null;
+  const base = o.retryAfterS ?? RETRY_DELAYS_S[attempts - 1];
+  return base * scale * (0.9 + Math.random() * 0.2);
+}
+
+const RECORD_SQL = `update webhook_deliveries set status = ?, locked_until = null, next_attempt_at = ?::timestamptz,
+  last_status_code = ?, last_error = ?, delivered_at = case when ? then now() else delivered_at end,
+  attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', ?::text, 'status_code', ?::int, 'duration_ms', ?::int, 'error', ?::text, 'response_excerpt', ?::text))
+  where uuid = ? and attempts = ? and status = 'pending' returning uuid`;
+
+// A success clears the endpoint's failure clock; a failure starts it, and a 410 answer or five days
+// of failures disable the endpoint (SET reads the old values).
+const SUCCEEDED_SQL = `update webhook_endpoints set failing_since = null where uuid = ? and failing_since is not null`;
+const STALE = `failing_since < now() - make_interval(days => ${DISABLE_AFTER_DAYS})`;
+const FAILED_SQL = `update webhook_endpoints set failing_since = coalesce(failing_since, now()),
+  status = case when ?::boolean or ${STALE} then 'disabled' else status end,
+  disabled_reason = case when status <> 'active' then disabled_reason when ?::boolean then 'The endpoint answered 410 Gone'
+    when ${STALE} then 'No successful delivery for ${DISABLE_AFTER_DAYS} days' else disabled_reason end,
+  updated_at = case when status = 'active' and (?::boolean or ${STALE}) then now() else updated_at end
+  where uuid = ?`;
+
+/** Records an attempt's outcome (fenced by the attempt count); false when the claim was lost. */
+export async function record(orm: Orm, d: Claimed, o: Outcome, cfg: WebhookConfig): Promise<boolean> {
+  const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+  const delay = ok ? null : nextDelay(d.attempts, o, cfg.retryScale);
+  const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  const next = delay === null ? null : new Date(Date.now() + delay * 1000).toISOString();
+  const conn = orm.em.getConnection();
+  const at = new Date(Date.now() - o.durationMs).toISOString();
+  const rows = await conn.execute<unknown[]>(RECORD_SQL, [status, next, o.statusCode, o.error, ok, at, o.statusCode, o.durationMs, o.error, o.excerpt, d.uuid, d.attempts]);
+  const kept = rows.length > 0;
+  if (kept) {
+    const gone = o.statusCode === 410;
+    if (!ok) await conn.execute(FAILED_SQL, [gone, gone, gone, d.endpoint_uuid]);
+    else if (d.failing) await conn.execute(SUCCEEDED_SQL, [d.endpoint_uuid]);
+  }
+  const outcome = !kept ? 'stale' : ok ? 'succeeded' : status === 'failed' ? 'failed' : 'retry';
+  attemptsTotal.inc({ outcome });
+  attemptSeconds.observe(o.durationMs / 1000);
+  // One line per attempt: never the secret or the body.
+  logger.info(
+    { webhook: { delivery: d.uuid, endpoint: d.endpoint_uuid, event_id: d.event_id, attempt: d.attempts, status_code: o.statusCode, duration_ms: o.durationMs, outcome, error: o.error, next_attempt_at: next } },
+    'webhook attempt',
+  );
+  return kept;
+}

@@ -1,0 +1,88 @@
+import type { WebhookConfig } from '../../config';
+import type { Orm } from '../../db/orm';
+import { logger } from '../../logger';
+import { claim, record, send } from './webhook.delivery';
+import { DISPATCH_BATCH, dispatchEvents } from './webhook.dispatch';
+import { deliveryAgent } from './webhook.url';
+
+// The delivery worker (docs/webhooks.md): a loop that keeps its state in PostgreSQL. Each turn it
+// dispatches new events into deliveries (one process at a time), claims due deliveries up to its
+// free slots (FOR UPDATE SKIP LOCKED, with a lease) and sends them; it sleeps briefly only when
+// there was nothing to do. Any number of processes can run it over the same database; a process
+// that dies leaves its claimed deliveries to the others when their lease expires.
+
+export const IDLE_MS = 250;
+/** While busy, new events are dispatched at most this often (unless a full batch was read). */
+export const DISPATCH_EVERY_MS = 100;
+
+export interface WebhookWorker {
+  /** Stops claiming and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+export function startWebhookWorker(orm: Orm, cfg: WebhookConfig): WebhookWorker {
+  const agent = deliveryAgent(cfg, cfg.timeoutMs);
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const attempt = (d: Awaited<ReturnType<typeof claim>>[number]) => {
+    const p = send(d, agent, cfg)
+      .then((o) => record(orm, d, o, cfg))
+      .then(() => undefined)
+      .catch((err) => logger.warn({ err, delivery: d.uuid }, 'webhook attempt could not be recorded; the lease expires and another attempt follows'))
+      .finally(() => {
+        inFlight.delete(p);
+        wake?.();
+      });
+    inFlight.add(p);
+  };
+
+  // Claims go in batches: while busy, the loop waits until a quarter of the slots are free.
+  const refill = Math.max(1, Math.floor(cfg.concurrency / 4));
+  let lastDispatch = 0;
+  let fullBatch = false;
+  const loop = async () => {
+    while (!stopped) {
+      let busy = false;
+      try {
+        if (fullBatch || Date.now() - lastDispatch >= DISPATCH_EVERY_MS) {
+          lastDispatch = Date.now();
+          const read = await dispatchEvents(orm);
+          fullBatch = read >= DISPATCH_BATCH;
+          busy = read > 0;
+        }
+        const free = cfg.concurrency - inFlight.size;
+        if (free > 0 && !stopped) {
+          const claimed = await claim(orm, free, cfg.leaseSeconds);
+          for (const d of claimed) attempt(d);
+          busy ||= claimed.length === free || inFlight.size > 0;
+        }
+      } catch (err) {
+        if (!stopped) logger.warn({ err }, 'webhook worker turn failed; retrying');
+      }
+      if (stopped) break;
+      if (!busy) await sleep(IDLE_MS);
+      else if (inFlight.size > cfg.concurrency - refill) await Promise.race(inFlight);
+      else if (inFlight.size > 0) await Promise.race([...inFlight, sleep(DISPATCH_EVERY_MS)]);
+    }
+  };
+  const running = loop();
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      await running;
+      await Promise.allSettled([...inFlight]);
+      await agent.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { initOrm } from './db/orm';
+import { flushLogs, logger } from './logger';
+import { startEventMaintenance } from './modules/event/event.maintenance';
+import { configureWebhooks } from './modules/webhook/webhook.settings';
+import { startWebhookWorker } from './modules/webhook/webhook.worker';
+
+// `npm run worker`: webhook delivery workers alone, beside (or instead of) the servers' inline
+// ones, over the database of DATABASE_URL (docs/webhooks.md). It also gives event positions, as
+// servers do, so that a worker alone keeps deliveries flowing.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  logger.level = config.logLevel;
+  if (!config.databaseUrl) throw new ConfigError('npm run worker needs DATABASE_URL (the database the servers use)');
+  configureWebhooks(config.webhooks);
+  const orm = await initOrm(config.databaseUrl, config.dbPoolMax, config.debugSql);
+  const events = startEventMaintenance(orm, config.eventRetentionDays);
+  const worker = startWebhookWorker(orm, config.webhooks);
+  logger.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'webhook worker stopping: finishing the attempts in flight');
+    events.stop();
+    await worker.stop();
+    await orm.close(true).catch(() => undefined);
+    await flushLogs();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch(async (err) => {
+  if (err instanceof ConfigError) process.stderr.write(`Configuration error: ${err.message}\n`);
+  else process.stderr.write(`Worker start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await flushLogs();
+  process.exit(1);
+});
