@@ -6,7 +6,6 @@ import { errorResponses, HEADERS, operationId, successHeaders, tagOf } from './o
 import { register, scalarSchema, Schema, Schemas, withEmbeds } from './openapi-schemas';
 import { Pagination } from '../core/pagination';
 import { carriesEtag, takesIfMatch } from './preconditions';
-import { STRING_MAX } from '../core/validation';
 import { EVENT_TYPES } from '../modules/event/event.catalogue';
 import { Event } from '../modules/event/event.types';
 import type { RouteDef } from './route';
