@@ -19,6 +19,10 @@ export async function companyUsers(ctx: RequestContext, ids: readonly string[], 
   return unique;
 }
 
+/** The days an all-day visit may fall on. */
+export const FIRST_DAY = '1900-01-01';
+export const LAST_DAY = '2999-12-31';
+
 const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 /** Copies a create/update input onto a visit, with the rules of its time and status. */
@@ -37,6 +41,8 @@ function setTimes(v: Visit, input: VisitCreateInput | VisitUpdateInput, tz: stri
   if (allDay) {
     const date = input.visitDate !== undefined ? input.visitDate : v.allDay ? v.visitDate : null;
     if (!date) throw AppError.field('visitDate', 'is required for an all-day visit');
+    // A whole local day needs the calendar around it (docs/visits.md).
+    if (date < FIRST_DAY || date > LAST_DAY) throw AppError.field('visitDate', `must be between ${FIRST_DAY} and ${LAST_DAY}`);
     const day = localDay(date, tz);
     // GET → PUT of an all-day visit sends back its bounds: accepted when they are the day's.
     if ((input.startsAt !== undefined && !same(input.startsAt, day.startsAt)) || (input.endsAt !== undefined && !same(input.endsAt, day.endsAt))) {
@@ -115,6 +121,8 @@ export async function scheduleFromJob(ctx: RequestContext, job: Job, tz: string,
   }
   if (changed.time) {
     const { scheduledDate: date, scheduledTimeStart: from, scheduledTimeEnd: to } = job;
+    // The job's date is its visit's day: the same calendar bounds as a visit's (docs/visits.md).
+    if (date && (date < FIRST_DAY || date > LAST_DAY)) throw AppError.field('scheduledDate', `must be between ${FIRST_DAY} and ${LAST_DAY}`);
     if (date && from && to && to > from) Object.assign(v, { allDay: false, visitDate: date, startsAt: localInstant(date, tz, from), endsAt: localInstant(date, tz, to) });
     else if (date) Object.assign(v, { allDay: true, visitDate: date, ...localDay(date, tz) });
     else Object.assign(v, { allDay: false, visitDate: null, startsAt: null, endsAt: null });
