@@ -44,8 +44,10 @@ export function compression(): RequestHandler {
       // The charset express adds to a string body, kept for the compressed bytes.
       if (typeof body === 'string' && !/charset=/i.test(type)) res.setHeader('Content-Type', `${type}; charset=utf-8`);
       const input = typeof body === 'string' ? Buffer.from(body) : (body as Buffer);
-      // brotli at quality 4: close to gzip's speed, smaller output (the default, 11, is far slower).
-      const work = coding === 'br' ? brotli(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: input.length } }) : gzip(input);
+      // brotli at quality 1: on a page of 1,000 events (655 KB of JSON) it took 1.5 ms for 123 KB,
+      // where quality 4 took 4.1 ms for 125 KB and gzip 5.0 ms for 129 KB (the default, 11, is far
+      // slower); at 4 the feed read 11% slower than uncompressed, at 1 it keeps its target.
+      const work = coding === 'br' ? brotli(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: input.length } }) : gzip(input);
       work.then(
         (out) => {
           res.setHeader('Content-Encoding', coding);
