@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Invoices, their payments, and the stored responses behind Idempotency-Key (DECISIONS §8, §9).
+// Invoices, their payments, and the stored responses behind Idempotency-Key (docs/invoices-and-payments.md, §9).
 export class Migration20261121000004_invoices extends Migration {
   async up(): Promise<void> {
     this.addSql(`

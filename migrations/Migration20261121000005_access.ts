@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Usage counters of API keys with a usage limit (DECISIONS §12): one row per key and fixed UTC
+// Usage counters of API keys with a usage limit (docs/access-and-operations.md): one row per key and fixed UTC
 // window, incremented with one atomic upsert per request so every server process shares it.
 export class Migration20261121000005_access extends Migration {
   async up(): Promise<void> {

@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
 // - "Live" lists (deleted_at is null, the default) page and count through partial indexes in
 //   the list order, so both are index-only scans after VACUUM; include_deleted keeps using the
 //   full indexes of the earlier migrations.
-// - Customer search (DECISIONS §3) is an OR of ILIKEs over several columns and expressions: each
+// - Customer search (docs/conventions.md) is an OR of ILIKEs over several columns and expressions: each
 //   branch gets a trigram index, so the planner combines them with a BitmapOr instead of reading
 //   every customer of the company.
 // - The customer filters (type, VIP) get ordered partial indexes.

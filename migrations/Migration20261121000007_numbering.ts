@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Document numbering (DECISIONS §10) in the database, so that a create takes its number in one
+// Document numbering (docs/estimates-and-numbering.md) in the database, so that a create takes its number in one
 // statement: `numbering_assign` locks the company's settings row (creating it with the defaults on
 // first use), gives the pending override unless it is taken, else the first free number from the
 // counter, and moves the counter past it. The row stays locked until the create commits, so

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Customer search (DECISIONS §3) matched each of seven fields with its own ILIKE and trigram
+// Customer search (docs/conventions.md) matched each of seven fields with its own ILIKE and trigram
 // index. On PostgreSQL 15 the planner costed the OR of seven bitmap scans above a parallel scan of
 // the company's customers, which evaluated every ILIKE on every row (~235 ms for "smith" among
 // 110,000 customers). The fields are now matched as one text, joined by U+001F (a character a

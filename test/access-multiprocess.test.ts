@@ -2,7 +2,7 @@ import { createTenant, useTestApp } from './helpers/app';
 import { keyWith } from './helpers/keys';
 import { ServerProcess, startServer } from './helpers/server-process';
 
-// Two real server processes on one database share a key's usage counter (DECISIONS §12).
+// Two real server processes on one database share a key's usage counter (docs/access-and-operations.md).
 const t = useTestApp();
 let a: ServerProcess;
 let b: ServerProcess;

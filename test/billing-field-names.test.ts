@@ -6,7 +6,7 @@ import { Payment } from '../src/modules/payment/payment.entity';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 import { makeInvoice, pay } from './helpers/billing';
 
-// DECISIONS §14 for invoices and payments: exactly the spec's fields, on both surfaces, equal values.
+// docs/conventions.md for invoices and payments: exactly the spec's fields, on both surfaces, equal values.
 const SPEC: Array<[Function, string, string[]]> = [
   [
     Invoice,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTenant, gql, rest, Tenant, TestApp, useTestApp } from './helpers/app';
 import { admin } from './helpers/cli';
 
-// Conventions found wanting in an audit against DECISIONS §2, §3, §12 and §13, on both surfaces.
+// Conventions found wanting in an audit against docs/conventions.md, §3, §12 and §13, on both surfaces.
 
 const t = useTestApp();
 

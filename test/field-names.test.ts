@@ -6,7 +6,7 @@ import { Customer } from '../src/modules/customer/customer.entity';
 import { Location } from '../src/modules/location/location.entity';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 
-// DECISIONS §14: REST names are declared, not computed. Every field name of the spec must reach
+// docs/conventions.md: REST names are declared, not computed. Every field name of the spec must reach
 // both surfaces, and values must round-trip between them.
 const SPEC: Array<[Function, string[]]> = [
   [

@@ -161,7 +161,7 @@ describe('REST invoices', () => {
     // A draft does not count: the job stays paid.
     await makeInvoice(t, a, { job_uuid: job.uuid, status: 'Draft' });
     expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data).toMatchObject({ status: 'Invoiced', paid_at: paidAt });
-    // A total of 0 is not 'Paid' (DECISIONS §8): the job is no longer all paid.
+    // A total of 0 is not 'Paid' (docs/invoices-and-payments.md): the job is no longer all paid.
     const zero = await makeInvoice(t, a, { job_uuid: job.uuid, line_items: [{ unit_price: 0 }] });
     expect(zero).toMatchObject({ total_amount: 0, balance_amount: 0, status: 'Pending', job: { uuid: job.uuid, status: 'Invoiced' } });
     expect((await rest(t, a).get(`/jobs/${job.uuid}`)).body.data).toMatchObject({ status: 'Invoiced', paid_at: null });

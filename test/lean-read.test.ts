@@ -1,6 +1,8 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { fieldsOf } from '../src/core/fields';
-import { leanByKeys, leanColumn, leanCount, leanFind, leanList, leanPage, Related } from '../src/core/lean';
+import { leanColumn, leanCount, leanList, leanPage, Related } from '../src/core/lean';
+import { leanByKeys } from '../src/core/lean-keys';
+import { leanFind } from '../src/core/lean-record';
 import { TENANT_FILTER } from '../src/core/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';

@@ -72,7 +72,7 @@ describe('REST job photos', () => {
     expect((await request(t.app).get(`/api/v1/jobs/${j.uuid}/photos`)).status).toBe(401);
   });
 
-  it('upload returns each photo as GET does, with the uploader embedded (DECISIONS §2)', async () => {
+  it('upload returns each photo as GET does, with the uploader embedded (docs/conventions.md)', async () => {
     const a = await createTenant(t);
     const j = await job(t, a);
     const res = await upload(t, a, j.uuid).attach('photos', png(), 'a.png').attach('photos', JPEG, 'b.jpg');

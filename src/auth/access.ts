@@ -5,7 +5,7 @@ import { clientAddress, ipAllowed } from './ip-allow-list';
 import { countRequest } from './usage-limit';
 
 /**
- * The checks after the key is known (DECISIONS §12), in order: the IP allow-list, then the usage
+ * The checks after the key is known (docs/access-and-operations.md), in order: the IP allow-list, then the usage
  * limit. A request refused by the allow-list is not counted; every other one is, refused or not,
  * and responses of a limited key carry the RateLimit headers either way.
  */

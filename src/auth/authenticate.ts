@@ -6,7 +6,7 @@ import { TENANT_FILTER } from '../core/base.entity';
 import type { RequestContext } from '../core/context';
 import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../core/entity-sql';
 import { Loaders } from '../graphql/loaders';
-import { leanRecord } from '../core/lean';
+import { leanRecord } from '../core/lean-record';
 import { runStatement } from '../core/prepared';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';

@@ -8,7 +8,7 @@ import { actAs, ADMIN_ACTOR } from '../modules/event/event.actor';
 import type { UsagePeriod } from '../modules/api-key/api-key.entity';
 import { createCompany, createKey, createUser, keyView, listKeys, parseAddons, revokeKey, setAddons } from '../modules/company/company.admin';
 
-// Admin CLI (DECISIONS §1): `npm run --silent admin -- <command> --flag value …`. Every command
+// Admin CLI (docs/access-and-operations.md): `npm run --silent admin -- <command> --flag value …`. Every command
 // prints one JSON object on stdout and exits 0; a failure prints {"error":{code,message}} and exits 1.
 
 type Flags = Record<string, string>;

@@ -4,7 +4,7 @@ import { dateIn } from './values';
 
 export const DEFAULT_TIMEZONE = 'America/New_York';
 
-/** The company timezone: its primary location's, else America/New_York (DECISIONS §4). */
+/** The company timezone: its primary location's, else America/New_York (docs/conventions.md). */
 export async function companyTimezone(ctx: RequestContext): Promise<string> {
   const primary = await ctx.em.findOne(Location, { company: ctx.company, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
   return primary?.timezone ?? DEFAULT_TIMEZONE;

@@ -42,7 +42,7 @@ export interface ListWhere {
  * One statement (leanList) brings the page, its count and the related records the request said it
  * will ask for (`ctx.loaders.expect`), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
- * CPU than the rest of a list request together). The items are lean read-only instances (src/core/lean.ts):
+ * CPU than the rest of a list request together). The items are lean read-only instances (src/core/lean-record.ts):
  * for reading and serializing, not for changes (load the record with findActive to change it).
  */
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {

@@ -4,7 +4,7 @@ import { validatorsFor } from './validation';
 import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from '../graphql/scalars';
 
 // One decorator declares a field for both surfaces: its GraphQL field (the property name) and its
-// REST name, declared rather than computed (DECISIONS §14). Validation, REST case mapping and the
+// REST name, declared rather than computed (docs/conventions.md). Validation, REST case mapping and the
 // OpenAPI document are all driven by this metadata.
 
 export type FieldKind =

@@ -1,4 +1,4 @@
-// Money is integer cents in code (DECISIONS §4); numeric(12,2) in the database.
+// Money is integer cents in code (docs/conventions.md); numeric(12,2) in the database.
 
 export const MAX_CENTS = 999_999_999_999; // 9,999,999,999.99
 

@@ -51,7 +51,7 @@ export function pageWindow(args: ListArgs): { page: number; limit: number; offse
   return { page, limit, offset: (page - 1) * limit };
 }
 
-/** Relation lists (GraphQL `customer.jobs(limit)`, …) take `limit`: default and maximum 100 (DECISIONS §13). */
+/** Relation lists (GraphQL `customer.jobs(limit)`, …) take `limit`: default and maximum 100 (docs/access-and-operations.md). */
 export function relationLimit(limit: number): number {
   if (limit < 1) throw AppError.field('limit', 'must be at least 1');
   return Math.min(limit, MAX_LIMIT);

@@ -1,4 +1,4 @@
-// Parsing of the value formats shared by both surfaces (DECISIONS §4).
+// Parsing of the value formats shared by both surfaces (docs/conventions.md).
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -17,7 +17,7 @@ export interface CrudService<T, C, U, L> {
 }
 
 /**
- * The GraphQL operations of a resource (DECISIONS §13): `x(uuid)`, `xs(...)`, `createX`,
+ * The GraphQL operations of a resource (docs/access-and-operations.md): `x(uuid)`, `xs(...)`, `createX`,
  * `updateX`, `deleteX`, and `restoreX` of a soft-deleted record (docs/conventions.md). A resource's resolver extends this and adds its relation fields.
  */
 export function CrudResolver<T, C, U, L>(o: {

@@ -6,7 +6,7 @@ import { asAppError } from '../errors/db-error';
 import { toGraphQLError } from '../errors/to-graphql-error';
 
 /**
- * Idempotency-Key as a request header on create mutations (DECISIONS §9), through the same store
+ * Idempotency-Key as a request header on create mutations (docs/invoices-and-payments.md), through the same store
  * as REST: keyed by the operation and its variables; a replay skips execution and answers with
  * the first response; a response with errors is not kept.
  */

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { ErrorDetail } from '../errors/app-error';
 
-// A bad input value names the field it was sent for (DECISIONS §2: "400 naming the field"), with
+// A bad input value names the field it was sent for (docs/conventions.md: "400 naming the field"), with
 // the GraphQL (camelCase) name: `isVip`, `lineItems[0].unitPrice`, `uuid`. graphql-js only says so
 // in prose, so these helpers recover the name from the value's path or position.
 

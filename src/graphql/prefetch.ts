@@ -17,7 +17,8 @@ import {
 } from 'graphql';
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { declaredAccessor, Related } from '../core/lean';
+import { Related } from '../core/lean';
+import { declaredAccessor } from '../core/lean-record';
 
 type Cls = new (...args: any[]) => any;
 

@@ -4,7 +4,7 @@ import type { Addon } from '../modules/company/company.entity';
 
 type Cls = new () => any;
 
-/** A summary of a related record embedded in REST responses (DECISIONS §2): fixed keys, and it
+/** A summary of a related record embedded in REST responses (docs/conventions.md): fixed keys, and it
  * resolves soft-deleted targets too. */
 export interface Embed {
   key: string;

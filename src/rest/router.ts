@@ -31,7 +31,7 @@ export function buildRestRouter(table: RouteDef[]): Router {
   for (const route of table) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const parsers = route.body ? [requireJson, express.json({ limit: JSON_LIMIT, strict: true, type: () => true })] : [];
-    // Creating JSON routes honour Idempotency-Key (DECISIONS §9), after the body is parsed.
+    // Creating JSON routes honour Idempotency-Key (docs/invoices-and-payments.md), after the body is parsed.
     const idempotency = route.creates && route.body ? [idempotentRoute(route)] : [];
     // An add-on the company lacks is refused before anything of the request is read.
     const gate: RequestHandler[] = route.addon ? [addonGate(route.addon)] : [];

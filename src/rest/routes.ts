@@ -52,7 +52,7 @@ import { webhookService } from '../modules/webhook/webhook.service';
 import { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from '../modules/webhook/webhook.types';
 import type { Embed, RouteDef } from './route';
 
-// Summaries of related records embedded in REST responses (DECISIONS §2): fixed keys, each
+// Summaries of related records embedded in REST responses (docs/conventions.md): fixed keys, each
 // declared once; lists show only their first summary.
 const customer: Embed = { key: 'customer', id: (r: { customerUuid: string }) => r.customerUuid, entity: Customer, fields: ['uuid', 'first_name', 'last_name'] };
 const location: Embed = { key: 'location', id: (r: { locationUuid: string | null }) => r.locationUuid, entity: Location, fields: ['uuid', 'name', 'city', 'state'] };

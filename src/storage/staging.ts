@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type/core';
 import { AppError } from '../errors/app-error';
 
-// Allowed photo types (DECISIONS §11), judged by the bytes, with the extension used in storage.
+// Allowed photo types (docs/jobs-and-photos.md), judged by the bytes, with the extension used in storage.
 const ALLOWED: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',

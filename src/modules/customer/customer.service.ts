@@ -4,7 +4,7 @@ import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
 
-// Customer search matches these fields (DECISIONS §3). As one text joined by U+001F, so that one
+// Customer search matches these fields (docs/conventions.md). As one text joined by U+001F, so that one
 // trigram index serves it and no match spans two fields (migration 0008, whose index expression
 // must stay identical to CUSTOMER_SEARCH_TEXT without the alias); a term containing U+001F itself
 // is matched field by field.

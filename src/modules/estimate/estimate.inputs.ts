@@ -56,7 +56,7 @@ export class EstimateCreateInput extends EstimatePreviewInput {
   @InputField('customer_uuid', 'uuid', { required: true }) declare customerUuid: string;
 }
 
-// The fields an update may change (DECISIONS §6); anything else is refused by name.
+// The fields an update may change (docs/estimates-and-numbering.md); anything else is refused by name.
 @InputType('EstimateUpdateInput')
 export class EstimateUpdateInput {
   @InputField('status', 'enum', { enum: EstimateStatus }) status?: EstimateStatus;

@@ -1,7 +1,7 @@
 import { MAX_CENTS, multiply, percentOf, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
 
-// The one pricing function of estimates (DECISIONS §6), shared by preview, create and update.
+// The one pricing function of estimates (docs/estimates-and-numbering.md), shared by preview, create and update.
 // Pure: integer cents in, integer cents out; the tax is rounded once, half away from zero.
 
 export type Tier = 'good' | 'better' | 'best';

@@ -1,7 +1,7 @@
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { centsToDecimal, MAX_CENTS, multiply, percentOf } from '../../core/money';
 
-// The one totals function behind invoice preview, create and update (DECISIONS §8), pure and in
+// The one totals function behind invoice preview, create and update (docs/invoices-and-payments.md), pure and in
 // integer cents. Errors name fields by their property names.
 
 export interface LineIn {
@@ -49,7 +49,7 @@ export function computeTotals(input: TotalsIn): Totals {
   const lines: LineOut[] = (input.lineItems ?? []).map((l) => {
     const quantity = l.quantity ?? 1;
     const taxRate = l.taxRate ?? 0;
-    // Each line total is rounded to the cent first, then its tax (DECISIONS §4).
+    // Each line total is rounded to the cent first, then its tax (docs/conventions.md).
     const lineTotalCents = multiply(l.unitPriceCents, quantity);
     return { description: l.description ?? null, quantity, unitPriceCents: l.unitPriceCents, lineTotalCents, taxRate, taxCents: percentOf(lineTotalCents, taxRate) };
   });

@@ -7,7 +7,7 @@ import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
 import { Invoice, InvoiceStatus } from './invoice.entity';
 
-// Balances follow payments in the same transaction as the change (DECISIONS §8): every payment
+// Balances follow payments in the same transaction as the change (docs/invoices-and-payments.md): every payment
 // change locks its invoice row first, so concurrent payments on one invoice run one at a time and
 // each sees the committed sum of the others.
 

@@ -27,7 +27,7 @@ export enum InvoiceType {
 registerEnumType(InvoiceType, { name: 'InvoiceType' });
 
 /**
- * "Today" in the company timezone (primary location's, else America/New_York), as SQL (DECISIONS §4),
+ * "Today" in the company timezone (primary location's, else America/New_York), as SQL (docs/conventions.md),
  * for the company whose uuid the SQL expression `companyUuid` gives.
  */
 export const companyTodaySqlOf = (companyUuid: string) =>

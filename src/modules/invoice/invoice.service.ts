@@ -83,7 +83,7 @@ function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
 
 const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, invoice.job.uuid, { filters: false }) : Promise.resolve(null));
 
-/** The job, customer and estimate of an invoice must agree (DECISIONS §8); preview checks what it is sent. */
+/** The job, customer and estimate of an invoice must agree (docs/invoices-and-payments.md); preview checks what it is sent. */
 function checkAgreement(job: Job | null, customerUuid: string | undefined, estimate: Estimate | null): void {
   if (job && customerUuid && job.customer.uuid !== customerUuid) throw AppError.field('customerUuid', "must be the job's customer");
   const billed = customerUuid ?? job?.customer.uuid;
@@ -273,7 +273,7 @@ export const invoiceService = {
   restore: restoreInvoice,
 };
 
-/** Status set by hand (DECISIONS §8). `paid` is the Completed sum before this change. */
+/** Status set by hand (docs/invoices-and-payments.md). `paid` is the Completed sum before this change. */
 async function applyStatus(tx: RequestContext, invoice: Invoice, status: InvoiceStatus | undefined, paid: number): Promise<void> {
   if (status === undefined) return;
   const fullyPaid = invoice.totalAmountCents > 0 && invoice.balanceAmountCents === 0;

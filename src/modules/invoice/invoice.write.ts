@@ -44,7 +44,7 @@ export async function loadParties(tx: RequestContext, jobUuid: string, customerU
 }
 
 /**
- * What a new invoice changes on its job; nothing for a draft, which does not count (DECISIONS §8).
+ * What a new invoice changes on its job; nothing for a draft, which does not count (docs/invoices-and-payments.md).
  * The job becomes 'Invoiced' unless it is 'Complete' (setJobStatus's side effects), and it has no
  * paid_at: a new invoice has no payments, so it is not 'Paid', even with a total of 0.
  */

@@ -6,7 +6,7 @@ import type { Invoice } from './invoice.entity';
 
 /**
  * An invoice marked 'Paid' by hand with a balance gets a Completed payment of that balance
- * (DECISIONS §8), so paid_amount always equals the sum of its Completed payments. Runs inside the
+ * (docs/invoices-and-payments.md), so paid_amount always equals the sum of its Completed payments. Runs inside the
  * transaction that holds the invoice lock.
  */
 export async function recordMarkedPaid(tx: RequestContext, invoice: Invoice): Promise<Payment> {

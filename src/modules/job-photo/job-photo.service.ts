@@ -103,7 +103,7 @@ export const jobPhotoService = {
     }
   },
 
-  // Soft delete only: the file stays in storage (DECISIONS §11).
+  // Soft delete only: the file stays in storage (docs/jobs-and-photos.md).
   async remove(ctx: RequestContext, jobUuid: string, uuid: string) {
     return softDelete(ctx, await findPhoto(ctx, jobUuid, uuid), 'Photo');
   },

@@ -23,7 +23,7 @@ const SPECIAL = ['estimatedAmount', 'actualAmount', 'scheduledDate', 'status'];
 export type JobStatusFields = Pick<Job, 'status' | 'startedAt' | 'completedAt' | 'invoicedAt'>;
 
 /**
- * A job's status with its side effects (DECISIONS §7): 'In Progress' sets started_at,
+ * A job's status with its side effects (docs/jobs-and-photos.md): 'In Progress' sets started_at,
  * 'Complete' completed_at, 'Invoiced' invoiced_at, each only while still null. Any status may
  * follow any other. Returns the fields as they become, without changing the job.
  */

@@ -1,4 +1,4 @@
-// Document numbering (DECISIONS §10): kinds, defaults and input limits. Numbers are formatted and
+// Document numbering (docs/estimates-and-numbering.md): kinds, defaults and input limits. Numbers are formatted and
 // assigned by the SQL functions of migration 0007.
 
 export type NumberedKind = 'invoice' | 'estimate';

@@ -5,7 +5,7 @@ import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED_KINDS, NumberedKind } from '.
 import type { NumberingKindInput, NumberingUpdateInput } from './numbering.inputs';
 import { NumberingKindSettings, NumberingSettings } from './numbering.types';
 
-// Per-company numbering of invoices and estimates (DECISIONS §10). One settings row per company
+// Per-company numbering of invoices and estimates (docs/estimates-and-numbering.md). One settings row per company
 // and kind, locked FOR UPDATE by the statement that takes a number and until the create commits:
 // numbers are unique under concurrency and a failed create (rolled back) uses up no number. Which
 // number comes next (override, counter, taken numbers skipped) is decided by the SQL functions of

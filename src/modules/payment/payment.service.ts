@@ -11,7 +11,7 @@ import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payme
 // Copied by hand: money arrives in dollars; status has side effects; the invoice is fixed.
 const SPECIAL = ['invoiceUuid', 'amount', 'processingFee', 'status'];
 
-/** A payment may be taken only on a live invoice that is not a draft (DECISIONS §9). */
+/** A payment may be taken only on a live invoice that is not a draft (docs/invoices-and-payments.md). */
 function checkPayable(invoice: Invoice): void {
   if (invoice.deletedAt) throw AppError.field('invoiceUuid', 'does not match any invoice of this company');
   if (invoice.storedStatus === InvoiceStatus.DRAFT) throw AppError.field('invoiceUuid', 'is a draft invoice: send it (status Pending) before taking payments');
@@ -23,7 +23,7 @@ async function checkWithinTotal(tx: RequestContext, invoice: Invoice, payment: P
   const others = await completedSum(tx, invoice.uuid, payment.uuid);
   if (others + payment.amountCents > invoice.totalAmountCents) {
     const balance = centsToDecimal(invoice.totalAmountCents - others);
-    // The message reads 'amount exceeds invoice balance (…)' (DECISIONS §9): the field name starts it.
+    // The message reads 'amount exceeds invoice balance (…)' (docs/invoices-and-payments.md): the field name starts it.
     throw AppError.field('amount', `exceeds invoice balance (${balance})`);
   }
 }

@@ -1,7 +1,7 @@
 import { Type } from '@mikro-orm/core';
 
 /**
- * numeric(p,4) columns holding rates and quantities (at most 4 decimals, DECISIONS §4) as JS
+ * numeric(p,4) columns holding rates and quantities (at most 4 decimals, docs/conventions.md) as JS
  * numbers. PostgreSQL returns numeric as text; the shortest form of a ≤4-decimal value parses
  * exactly back, and money code scales it with toScaled().
  */

@@ -6,7 +6,7 @@ import { TemplatePricingType } from './template.entity';
 
 const opt = { nullable: true } as const;
 
-/** tax_rate: a percentage 0–100 with at most 4 decimals (DECISIONS §4). */
+/** tax_rate: a percentage 0–100 with at most 4 decimals (docs/conventions.md). */
 export const rateCheck = (v: number) => (v >= 0 && v <= 100 && decimalPlaces(v) <= 4 ? null : 'must be between 0 and 100 with at most 4 decimals');
 
 @InputType('TemplateAddonInput')
