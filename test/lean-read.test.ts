@@ -1,6 +1,7 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { fieldsOf } from '../src/schema/fields';
-import { leanColumn, leanCount, leanList, leanPage, Related } from '../src/data/list';
+import { leanColumn, leanList, Related } from '../src/data/list';
+import { ormCount, ormPage } from './helpers/orm-page';
 import { leanByKeys } from '../src/data/keyed';
 import { leanFind } from '../src/data/record';
 import { TENANT_FILTER } from '../src/schema/base.entity';
@@ -98,7 +99,7 @@ describe('lean read path', () => {
       const e1 = em();
       const managed = await qb(e1).getResultList();
       const e2 = em();
-      const lean = await leanPage(e2, cls, `e.${leanColumn(e2, cls, 'company')} = ?`, [companyId], 3, 1);
+      const lean = (await leanList(e2, cls, companyId, `e.${leanColumn(e2, cls, 'company')} = ?`, [companyId], 3, 1)).items;
       expect(lean).toHaveLength(managed.length);
       managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
       // Lean records stay out of the unit of work.
@@ -107,7 +108,7 @@ describe('lean read path', () => {
     expect(diffs).toEqual([]);
   });
 
-  it('lists a page with its count and related records in one statement (leanList) as leanPage, leanCount and the loaders do', async () => {
+  it('lists a page with its count and related records in one statement (leanList) as MikroORM hydrates them, with their count and the records the loaders give', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
     const em = () => tenantFork(companyId);
@@ -131,8 +132,8 @@ describe('lean read path', () => {
         const list = await leanList(e1, cls, companyId, where, [companyId], limit, offset, { related });
         expect(list).not.toBeNull();
         lists++;
-        const page = await leanPage(em(), cls, where, [companyId], limit, offset);
-        expect(list!.total).toBe(await leanCount(em(), cls, where, [companyId]));
+        const page = await ormPage(em(), cls, where, [companyId], limit, offset);
+        expect(list!.total).toBe(await ormCount(em(), cls, where, [companyId]));
         expect(list!.items.map((r: any) => r[meta.primaryKeys[0]])).toEqual(page.map((r: any) => r[meta.primaryKeys[0]]));
         page.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, list!.items[i])));
         expect(e1.getUnitOfWork().getIdentityMap().values().length).toBe(0);
@@ -190,11 +191,11 @@ describe('lean read path', () => {
     walk(plan.Plan);
     expect(loops).toEqual([1]);
     // And its value is the one each row's own formula gives.
-    const page = await leanPage(tenantFork(companyId), Invoice, where, [companyId], 100, 0);
+    const page = await ormPage(tenantFork(companyId), Invoice, where, [companyId], 100, 0);
     expect(list!.items.map((i) => [i.uuid, i.companyToday, i.status])).toEqual(page.map((i) => [i.uuid, i.companyToday, i.status]));
   });
 
-  it('reads a deep page (past the rows it reads by their keys first) as leanPage does', async () => {
+  it('reads a deep page (past the rows it reads by their keys first) as the ORM reads it', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
     await t.orm.em.getConnection().execute(
@@ -206,9 +207,9 @@ describe('lean read path', () => {
     const where = `e.${leanColumn(em(), Customer, 'company')} = ? and e.${leanColumn(em(), Customer, 'deletedAt')} is null`;
     for (const offset of [999, 1000, 1020, 2000]) {
       const list = await leanList(em(), Customer, companyId, where, [companyId], 25, offset);
-      const page = await leanPage(em(), Customer, where, [companyId], 25, offset);
+      const page = await ormPage(em(), Customer, where, [companyId], 25, offset);
       expect(list!.items.map((c) => c.uuid)).toEqual(page.map((c) => c.uuid));
-      expect(list!.total).toBe(await leanCount(em(), Customer, where, [companyId]));
+      expect(list!.total).toBe(await ormCount(em(), Customer, where, [companyId]));
       const diffs: string[] = [];
       page.forEach((m: any, i: number) => diffs.push(...compare(Customer, t.orm.getMetadata().get('Customer'), m, list!.items[i])));
       expect(diffs).toEqual([]);

@@ -1,4 +1,5 @@
-import { leanColumn, leanList, leanPage } from '../src/data/list';
+import { leanColumn, leanList } from '../src/data/list';
+import { ormPage } from './helpers/orm-page';
 import { orderSql, parseSort, sortValuesOf } from '../src/schema/sorting';
 import { TENANT_FILTER } from '../src/schema/base.entity';
 import { Customer } from '../src/modules/customer/customer.entity';
@@ -37,7 +38,7 @@ describe('sorted deep pages', () => {
     const where = `${col('company')} = ? and ${col('deletedAt')} is null`;
     for (const sort of ['last_name', '-last_name', '-updated_at', 'created_at']) {
       const order = orderSql(parseSort(Customer, sort, col)!, col('uuid'));
-      const reference = (await leanPage(em(), Customer, where, [a.companyUuid], 300, 900, order)).map((c) => c.uuid);
+      const reference = (await ormPage(em(), Customer, where, [a.companyUuid], 300, 900, order)).map((c) => c.uuid);
       // Page 10 (rows 900–999) on the usual path, pages 11 and 12 (from row 1000) keys first.
       const pages: string[] = [];
       for (const page of [10, 11, 12]) {

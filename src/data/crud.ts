@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error';
 import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
 import { isUuid } from '../domain/values';
-import { leanColumn, leanCount, leanList, leanPage } from './list';
+import { leanColumn, leanList } from './list';
 import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -80,12 +80,8 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   const live = !args.includeDeleted && deletable && conditions.length === unfiltered;
   const expected = ctx.loaders.expectedOf(entity as never);
   const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live, order });
-  if (list) {
-    for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
-    return pageOf(list.items, list.total, page, limit);
-  }
-  const [items, total] = await Promise.all([leanPage(ctx.em, entity, sql, params, limit, offset, order), leanCount(ctx.em, entity, sql, params)]);
-  return pageOf(items, total, page, limit);
+  for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
+  return pageOf(list.items, list.total, page, limit);
 }
 
 /** ILIKE pattern for a case-insensitive substring match, with the wildcard characters escaped. */

@@ -1,13 +1,12 @@
 import { EntityMetadata, EntityProperty, helper, MetadataStorage, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { columns } from './columns';
 
 // Statements written by hand from MikroORM's metadata, where the query builder or a flush would
 // build the same SQL on every request, or cannot: joins that load several entities at once (their
 // rows become managed entities with em.map, as em.find would make them), and an insert that is part
 // of a larger statement or has a column computed by the database.
 
-const isColumn = (p: EntityProperty) =>
-  p.fieldNames?.length === 1 && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE);
 
 /** A value built from the metadata once per ORM (a statement written from it), then reused. */
 export function perMetadata<T>(build: (metadata: MetadataStorage) => T): (metadata: MetadataStorage) => T {
@@ -21,7 +20,7 @@ export function perMetadata<T>(build: (metadata: MetadataStorage) => T): (metada
 
 /** The columns em.map reads for an entity: its scalars and many-to-one keys (no formulas). */
 export function mappedColumns(metadata: MetadataStorage, cls: Function): string[] {
-  return metadata.get(cls.name).props.filter(isColumn).map((p) => p.fieldNames[0]);
+  return columns(metadata.get(cls.name)).stored.map((p) => p.fieldNames[0]);
 }
 
 /** Select-list entries for the columns of a table alias, renamed after it: `"c1"."uuid" as "c1__uuid"`. */
@@ -54,7 +53,7 @@ export function insertParts(em: EntityManager, entity: object, computed: Record<
   const meta = helper(entity).__meta as EntityMetadata;
   let shape = insertShapes.get(meta);
   if (!shape) {
-    const props = meta.props.filter(isColumn);
+    const props = [...columns(meta).stored];
     shape = { columns: props.map((p) => `"${p.fieldNames[0]}"`).join(', '), props };
     insertShapes.set(meta, shape);
   }
@@ -71,7 +70,7 @@ export function insertParts(em: EntityManager, entity: object, computed: Record<
     }
     values.push('?');
     if (value === undefined || value === null) params.push(null);
-    else if (p.kind === ReferenceKind.MANY_TO_ONE) params.push(helper(value as object).getPrimaryKey());
+    else if (p.kind !== ReferenceKind.SCALAR) params.push(helper(value as object).getPrimaryKey());
     else if (p.customType) params.push(p.customType.convertToDatabaseValue(value, platform, { key: p.name, mode: 'query-data' }));
     else params.push(value);
   }

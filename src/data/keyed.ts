@@ -1,6 +1,8 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Data, leanFind, mapperOf } from './record';
+import { q, selectOf } from './columns';
+import { autoFlush, identityMapDisabled } from './orm-adapter';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
 // each is written once per entity and relation from the metadata and run with parameters (the
@@ -16,29 +18,6 @@ interface KeyedStatement {
 }
 
 const keyedStatements = new Map<string, KeyedStatement | null>();
-
-export const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-
-/** The entity's table, schema-qualified when it has a schema of its own. */
-export const tableOf = (meta: EntityMetadata) => (meta.schema && meta.schema !== '*' ? `${q(meta.schema)}.` : '') + q(meta.tableName);
-
-/** A @Formula's SQL on the row under `alias`, given the table argument MikroORM's query builder passes (QueryBuilderHelper.createFormulaTable). */
-export function formulaSql(meta: EntityMetadata, prop: any, alias: string): string {
-  const a = q(alias);
-  const table = { alias: a, name: meta.tableName, schema: undefined, qualifiedName: meta.tableName, toString: () => a };
-  return (prop.formula as any)(table, meta.createColumnMappingObject());
-}
-
-/** `select e.*, <formulas> from <table> as e`: what em.find selects for the entity. */
-export function selectOf(meta: EntityMetadata): string | null {
-  const cols = ['e.*'];
-  for (const prop of meta.props) {
-    if (!prop.formula) continue;
-    if (prop.lazy) return null;
-    cols.push(`${formulaSql(meta, prop, 'e')} as ${q(prop.fieldNames[0])}`);
-  }
-  return `select ${cols.join(', ')} from ${tableOf(meta)} as e`;
-}
 
 function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean): KeyedStatement | null {
   const cacheKey = `${entityName}\u0000${keyProp}\u0000${live}`;
@@ -72,12 +51,12 @@ function arrayLiteral(keys: readonly string[]): string {
  */
 export async function leanByKeys<T>(em: EntityManager, entity: new (...args: any[]) => T, keyProp: string, keys: readonly string[], live: boolean): Promise<T[]> {
   const companyId = (em.getFilterParams('tenant') as { companyId?: string } | undefined)?.companyId;
-  const st = companyId && !(em as any).config.get('disableIdentityMap') ? keyedStatement(em, entity.name, keyProp, live) : null;
+  const st = companyId && !identityMapDisabled(em) ? keyedStatement(em, entity.name, keyProp, live) : null;
   if (!st) {
     const where = live ? { [keyProp]: { $in: [...keys] }, deletedAt: null } : { [keyProp]: { $in: [...keys] } };
     return leanFind(em, entity, where, live ? { orderBy: { createdAt: 'desc', uuid: 'desc' } } : {});
   }
-  await (em as any).getContext().tryFlush(entity.name, {});
+  await autoFlush(em, entity.name);
   const meta = em.getMetadata().get(entity.name);
   const driver = em.getDriver();
   const mapper = mapperOf(em, entity.name)!;

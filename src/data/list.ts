@@ -2,62 +2,22 @@ import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
 import { COUNTED_TABLES, countedTotalSql } from './document-counts';
-import { buildSteps, compileMapper, Data, mapperOf } from './record';
-import { formulaSql, q, selectOf, tableOf } from './keyed';
+import { buildSteps, compileMapper } from './record';
+import { columnOf, formulaSql, q, tableOf } from './columns';
+import { autoFlush } from './orm-adapter';
 
-// The lean read path, part three: list pages (src/data/crud.ts listPage), the page and its count
-// from conditions on `e`, in one statement. Rows become lean instances (src/data/record.ts);
-// batched loads by key are in src/data/keyed.ts.
+// The read model's list statements (src/data/crud.ts listPage): the page, its count and the related
+// records the request will read, from conditions on `e`, in one statement. Rows become lean
+// instances (src/data/record.ts); batched loads by key are in src/data/keyed.ts; the statements
+// are committed as SQL under src/data/queries/ (npm run sql).
 
 function metaOf(em: EntityManager, entity: EntityName<any>): EntityMetadata {
   return em.getMetadata().find(entity as any)!;
 }
 
-const columns = new WeakMap<EntityMetadata, Map<string, string>>();
-
 /** The quoted column of a single-column property of an entity (`customer` → "customer_uuid"). */
 export function leanColumn(em: EntityManager, entity: EntityName<any>, property: string): string {
-  const meta = metaOf(em, entity);
-  let byProp = columns.get(meta);
-  if (!byProp) columns.set(meta, (byProp = new Map()));
-  let col = byProp.get(property);
-  if (col === undefined) {
-    const prop = meta.properties[property as keyof typeof meta.properties] as any;
-    if (!prop || prop.fieldNames?.length !== 1) throw new Error(`${meta.className}.${property} is not a single-column property`);
-    col = q(prop.fieldNames[0]);
-    byProp.set(property, col);
-  }
-  return col;
-}
-
-const pageSelects = new WeakMap<EntityMetadata, string>();
-
-/**
- * One page of the rows matching `where` (SQL on alias `e`), in `sorted` order (ORDER BY on `e`), by
- * default newest first (created_at desc, primary key desc), lean.
- */
-export async function leanPage<T>(em: EntityManager, entity: EntityName<T>, where: string, params: unknown[], limit: number, offset: number, sorted: string | null = null): Promise<T[]> {
-  const meta = metaOf(em, entity);
-  const mapper = mapperOf(em, meta.className);
-  let select = pageSelects.get(meta);
-  if (select === undefined) {
-    const base = mapper ? selectOf(meta) : null;
-    if (!base) throw new Error(`${meta.className} cannot be listed on the lean path`);
-    select = base;
-    pageSelects.set(meta, select);
-  }
-  await (em as any).getContext().tryFlush(meta.className, {});
-  const order = `order by ${sorted ?? `e.${leanColumn(em, entity, 'createdAt')} desc, e.${leanColumn(em, entity, meta.primaryKeys[0])} desc`}`;
-  const rows = (await em.getConnection().execute(`${select} where ${where} ${order} limit ? offset ?`, [...params, limit, offset], 'all', em.getTransactionContext())) as Data[];
-  const driver = em.getDriver();
-  return rows.map((row) => mapper!(driver.mapResult(row, meta) as Data));
-}
-
-/** How many rows match `where` (SQL on alias `e`). */
-export async function leanCount(em: EntityManager, entity: EntityName<any>, where: string, params: unknown[]): Promise<number> {
-  const meta = metaOf(em, entity);
-  const [row] = (await em.getConnection().execute(`select count(*) as count from ${tableOf(meta)} as e where ${where}`, params, 'all', em.getTransactionContext())) as Data[];
-  return Number(row.count);
+  return columnOf(metaOf(em, entity), property);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,8 +216,9 @@ export interface LeanListOptions {
  * records of each row; in one statement. With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
  * depends on their values. `live`: `where` selects exactly the company's rows that are not
- * deleted (no filter), whose total a counted table keeps. Null for an entity or relation this
- * does not cover (the caller then uses leanPage and the loaders).
+ * deleted (no filter), whose total a counted table keeps. Every listed entity has a company and
+ * created_at (test/data/lean-read.test.ts lists each); a relation this cannot write is left to
+ * the loaders.
  */
 export async function leanList<T>(
   em: EntityManager,
@@ -268,11 +229,11 @@ export async function leanList<T>(
   limit: number,
   offset: number,
   { related = [], props = null, prepare = true, live = false, order = null }: LeanListOptions = {},
-): Promise<LeanList<T> | null> {
+): Promise<LeanList<T>> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
-  if (!st) return null;
-  await (em as any).getContext().tryFlush(meta.className, {});
+  if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
+  await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
   // The company's live rows of a counted table: their total is kept (src/data/document-counts.ts).
   const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runLogged } from './orm-adapter';
 
 /**
  * A statement the server runs on every request of a kind (the key lookup, list pages), run as a
@@ -33,7 +34,7 @@ export async function runStatement<T = Record<string, unknown>>(
   if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
   const query = connection.getKnex().raw(sql, params).options({ name });
   if (trx) query.transacting(trx);
-  return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { query: sql, params });
+  return runLogged<T>(em, sql, params, method, query);
 }
 
 const names = new Map<string, string>();

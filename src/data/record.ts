@@ -1,5 +1,7 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
+import { columns } from './columns';
+import { findRows, identityMapDisabled } from './orm-adapter';
 
 // The lean read path (lists and batched loaders): rows fetched with the same SQL MikroORM would
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
@@ -98,18 +100,14 @@ export function buildSteps(em: EntityManager, meta: EntityMetadata): Step[] | nu
   if (meta.hooks?.onLoad?.length || meta.props.some((p) => p.eager)) return null;
   const platform = em.getPlatform();
   const steps: Step[] = [];
-  for (const prop of meta.props) {
-    if (prop.getter && !prop.setter && prop.persist === false) continue;
-    if (prop.kind === ReferenceKind.ONE_TO_MANY || prop.kind === ReferenceKind.MANY_TO_MANY) continue; // not columns of the row
-    if (prop.embedded || prop.kind === ReferenceKind.EMBEDDED || prop.ref) return null;
-    if (prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner)) {
+  // Shapes the mapper does not cover: embedded properties, wrapped references (Ref).
+  if (meta.props.some((p) => p.embedded || p.kind === ReferenceKind.EMBEDDED)) return null;
+  for (const prop of columns(meta).read) {
+    if (prop.ref) return null;
+    if (prop.kind !== ReferenceKind.SCALAR) {
       const target = prop.targetMeta;
-      if (!target || target.primaryKeys.length !== 1 || prop.fieldNames?.length !== 1) return null;
+      if (!target || target.primaryKeys.length !== 1) return null;
       steps.push({ prop, kind: 'ref', target });
-    } else if (prop.kind === ReferenceKind.ONE_TO_ONE) {
-      continue; // the inverse side has no column
-    } else if (prop.kind !== ReferenceKind.SCALAR) {
-      return null;
     } else if (prop.customType) {
       steps.push({ prop, kind: 'custom', type: prop.customType });
     } else if (prop.runtimeType === 'boolean') {
@@ -195,33 +193,13 @@ export function leanColumnMapper<T>(em: EntityManager, entity: new (...args: any
 }
 
 /**
- * `em.find(entity, where, options)` without hydration: the statement is built by the same steps
- * EntityManager.find takes (filters, including the joins that apply the tenant filter to
- * relations, populate hints, auto-flush), so it is the one em.find runs; only the rows are mapped
- * lean. Covers the options the loaders use (where, orderBy); MikroORM is pinned (6.6.16) and the
- * lean-path test compares the results with em.find's for every entity.
+ * `em.find(entity, where, options)` without hydration: the statement is the one em.find runs
+ * (src/data/orm-adapter.ts findRows); only the rows are mapped lean. Covers the options the
+ * loaders use (where, orderBy); the lean-path test compares the results with em.find's for every entity.
  */
 export async function leanFind<T>(em: EntityManager, entity: new (...args: any[]) => T, where: object, options: Record<string, unknown> = {}): Promise<T[]> {
   const mapper = mapperOf(em, entity.name);
-  if (!mapper || (em as any).config.get('disableIdentityMap')) return em.find(entity, where as any, options as any) as Promise<T[]>;
-  const ctx = (em as any).getContext();
-  const meta = em.getMetadata().get(entity.name);
-  let opts: any = { ...options };
-  ctx.prepareOptions(opts);
-  await ctx.tryFlush(entity.name, opts);
-  const cond = await ctx.processWhere(entity.name, where, opts, 'read');
-  ctx.validator.validateParams(cond);
-  opts.orderBy = opts.orderBy || {};
-  opts.populate = await ctx.preparePopulate(entity.name, opts);
-  // The only hints allowed are the reference joins that apply filters to relations (`x:ref`):
-  // anything to populate goes through em.find.
-  if (!opts.populate.every((h: { field: string; filter?: boolean; children?: unknown[] }) => h.filter && h.field.endsWith(':ref') && !h.children?.length)) {
-    return em.find(entity, where as any, options as any) as Promise<T[]>;
-  }
-  opts = { ...opts };
-  opts._populateWhere = opts.populateWhere ?? ctx.config.get('populateWhere');
-  opts.populateWhere = ctx.createPopulateWhere({ ...cond }, opts);
-  opts.populateFilter = await ctx.getJoinedFilters(meta, opts);
-  const rows: Data[] = await ctx.driver.find(entity.name, cond, { ctx: ctx.transactionContext, em: ctx, ...opts });
-  return rows.map(mapper);
+  const rows = mapper && !identityMapDisabled(em) ? await findRows(em, entity.name, where, options) : null;
+  if (!rows) return em.find(entity, where as any, options as any) as Promise<T[]>;
+  return rows.map(mapper!);
 }

@@ -19,6 +19,7 @@ import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Related } from '../data/list';
 import { declaredAccessor } from '../data/record';
+import { isRead } from '../data/columns';
 
 type Cls = new (...args: any[]) => any;
 
@@ -92,10 +93,8 @@ function relationOf(em: EntityManager, meta: EntityMetadata, field: GraphQLField
   return to.length === 1 ? { kind: 'one', prop: to[0].name } : 'unknown';
 }
 
-const isColumn = (p: any) =>
-  p.kind === ReferenceKind.MANY_TO_ONE ||
-  (p.kind === ReferenceKind.ONE_TO_ONE && p.owner) ||
-  (p.kind === ReferenceKind.SCALAR && !(p.getter && !p.setter) && (p.persist !== false || !!p.formula));
+// A column property (src/data/columns.ts), read as such.
+const isColumn = isRead;
 
 /** Adds the columns that reading `name` off a record takes; false when that cannot be told. */
 function readsOf(meta: EntityMetadata, name: string, out: Set<string>, seen: Set<string>): boolean {

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../data/context';
 import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } from '../../data/entity-sql';
 import { isUuid } from '../../domain/values';
 import { leanColumn } from '../../data/list';
+import { markClean } from '../../data/orm-adapter';
 import { Customer } from '../customer/customer.entity';
 import { Job, JobStatus } from '../job/job.entity';
 import { statusChange } from '../job/job.service';
@@ -87,7 +88,7 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<b
   if (changed) {
     // The job entity as the statement left it, and clean: no flush writes it again.
     Object.assign(job, change);
-    em.getUnitOfWork().merge(job);
+    markClean(em, job);
   }
   return true;
 }

@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+// Every call of a protected or @internal MikroORM member is in this file, and nowhere else
+// (test/data/orm-adapter.test.ts checks that each exists with the arity and behaviour used here,
+// and that no other file of src/ names one). MikroORM is pinned (6.6.16): an upgrade that
+// renames or changes one of them fails that test, not a request.
+
+type Data = Record<string, unknown>;
+
+/** The members used, by owner: [name, declared parameter count]. */
+export const ORM_INTERNALS = {
+  EntityManager: [
+    ['getContext', 0],
+    ['tryFlush', 2],
+    ['prepareOptions', 1],
+    ['processWhere', 4],
+    ['preparePopulate', 2],
+    ['createPopulateWhere', 2],
+    ['getJoinedFilters', 2],
+  ],
+  Connection: [
+    ['executeQuery', 3],
+    ['transformRawResult', 2],
+  ],
+  UnitOfWork: [['merge', 2]],
+  EntityValidator: [['validateParams', 1]],
+} as const;
+
+const ctxOf = (em: EntityManager) => (em as any).getContext() as any;
+
+/**
+ * Flushes what the request has persisted and not flushed yet that a read of `entityName` would
+ * see (MikroORM's auto-flush before em.find), so that a statement written by hand reads the same.
+ */
+export async function autoFlush(em: EntityManager, entityName: string): Promise<void> {
+  await ctxOf(em).tryFlush(entityName, {});
+}
+
+/** Whether the identity map is off (then em.find is the only read path). */
+export function identityMapDisabled(em: EntityManager): boolean {
+  return !!em.config.get('disableIdentityMap');
+}
+
+/**
+ * The rows `em.find(entityName, where, options)` would read, unhydrated (keyed by property, as
+ * the driver maps them): the statement is built by the steps EntityManager.find takes (filters,
+ * including the joins that apply the tenant filter to relations, populate hints, auto-flush).
+ * Null when the options ask to populate anything but those filter joins: use em.find then.
+ */
+export async function findRows(em: EntityManager, entityName: string, where: object, options: Data): Promise<Data[] | null> {
+  const ctx = ctxOf(em);
+  const meta = em.getMetadata().get(entityName);
+  let opts: any = { ...options };
+  ctx.prepareOptions(opts);
+  await ctx.tryFlush(entityName, opts);
+  const cond = await ctx.processWhere(entityName, where, opts, 'read');
+  ctx.validator.validateParams(cond);
+  opts.orderBy = opts.orderBy || {};
+  opts.populate = await ctx.preparePopulate(entityName, opts);
+  // The only hints allowed are the reference joins that apply filters to relations (`x:ref`).
+  if (!opts.populate.every((h: { field: string; filter?: boolean; children?: unknown[] }) => h.filter && h.field.endsWith(':ref') && !h.children?.length)) return null;
+  opts = { ...opts };
+  opts._populateWhere = opts.populateWhere ?? ctx.config.get('populateWhere');
+  opts.populateWhere = ctx.createPopulateWhere({ ...cond }, opts);
+  opts.populateFilter = await ctx.getJoinedFilters(meta, opts);
+  return ctx.driver.find(entityName, cond, { ctx: ctx.transactionContext, em: ctx, ...opts });
+}
+
+/**
+ * Runs `query` (a knex query of the connection) as MikroORM runs its own statements: logged
+ * (DEBUG_SQL) and timed by the connection, errors mapped by the driver, the result in the shape
+ * `execute(sql, params, method)` gives.
+ */
+export function runLogged<T>(em: EntityManager, sql: string, params: readonly unknown[], method: 'all' | 'get', query: PromiseLike<unknown>): Promise<T> {
+  const connection = em.getConnection() as any;
+  return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { query: sql, params });
+}
+
+/** Tells the unit of work that `entity` is as the database holds it (after a statement written by hand changed its row): no flush writes it again. */
+export function markClean(em: EntityManager, entity: object): void {
+  em.getUnitOfWork().merge(entity);
+}
