@@ -11,7 +11,7 @@ import { autoFlush, identityMapDisabled } from './orm-adapter';
 // driver's result mapper, then lean. Tenancy: the company's rows only (every company-owned
 // entity carries company_uuid; related records of one company are always that company's).
 
-interface KeyedStatement {
+export interface KeyedStatement {
   sql: string;
   /** Postgres type of the key column, for the array parameter. */
   keyType: string;
@@ -19,7 +19,8 @@ interface KeyedStatement {
 
 const keyedStatements = new Map<string, KeyedStatement | null>();
 
-function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean): KeyedStatement | null {
+/** The statement of a batched load by `keyProp` (its keys one array parameter), null where em.find is used. */
+export function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean): KeyedStatement | null {
   const cacheKey = `${entityName}\u0000${keyProp}\u0000${live}`;
   let st = keyedStatements.get(cacheKey);
   if (st !== undefined) return st;

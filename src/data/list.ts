@@ -114,7 +114,7 @@ function companyFormula(meta: EntityMetadata, prop: any): ((company: string) => 
 const COMPANY = '\u0000company\u0000';
 
 /** Pages starting this many rows in are read by their keys first (PageStatement.deepRows). */
-const DEEP_OFFSET = 1000;
+export const DEEP_OFFSET = 1000;
 
 interface PageStatement {
   /** The count of the rows, around the place the conditions go. */
@@ -189,6 +189,26 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
   return st;
 }
 
+/** The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?` the company). */
+function statementText(meta: EntityMetadata, st: PageStatement, where: string, live: boolean, deep: boolean): { sql: string; kept: boolean } {
+  // The company's live rows of a counted table: their total is kept (src/data/document-counts.ts).
+  const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
+  const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
+  const [before, after] = deep ? st.deepRows : st.rows;
+  return { sql: `select ${total} as "total", ${before}${where}${after} as "rows"`, kept };
+}
+
+/**
+ * The statement leanList runs for `where` and these options, a page from row DEEP_OFFSET on with
+ * `deep` (src/data/queries.ts writes them all under src/data/queries/, npm run sql).
+ */
+export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, live = false, order = null }: LeanListOptions = {}, deep = false): string {
+  const meta = metaOf(em, entity);
+  const st = pageStatement(em, meta, props, related, order);
+  if (!st) throw new Error(`${meta.className} cannot be listed by the read model`);
+  return statementText(meta, st, where, live, deep).sql;
+}
+
 export interface LeanList<T> {
   items: T[];
   total: number;
@@ -235,11 +255,7 @@ export async function leanList<T>(
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
-  // The company's live rows of a counted table: their total is kept (src/data/document-counts.ts).
-  const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
-  const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
-  const [before, after] = offset >= DEEP_OFFSET ? st.deepRows : st.rows;
-  const sql = `select ${total} as "total", ${before}${where}${after} as "rows"`;
+  const { sql, kept } = statementText(meta, st, where, live, offset >= DEEP_OFFSET);
   const values = [...(kept ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
   const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };

@@ -1,0 +1,111 @@
+import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { columnOf } from './columns';
+import { keyedStatement } from './keyed';
+import { listSql, Related } from './list';
+
+// Every statement the read model builds, per entity and relation, as committed under
+// src/data/queries/<table>.sql (`npm run sql` writes them; test/data/sql-snapshot.test.ts fails
+// when a file is stale, and the bench baseline's statements are checked against them). A list's
+// conditions are those of an unfiltered list (the company's live rows); a filter adds `and (…)`
+// to them, a sort replaces the order.
+
+export interface NamedStatement {
+  name: string;
+  sql: string;
+}
+
+const isListed = (meta: EntityMetadata) => !meta.embeddable && !meta.virtual && !!meta.properties['company' as never] && !!meta.properties['createdAt' as never];
+
+/** The conditions of an unfiltered list of `meta` (alias `e`): the company's rows, live ones if the entity is soft-deleted. */
+export function liveWhere(meta: EntityMetadata): string {
+  const company = `e.${columnOf(meta, 'company')} = ?`;
+  return meta.properties['deletedAt' as never] ? `${company} and e.${columnOf(meta, 'deletedAt')} is null` : company;
+}
+
+/** The read model's statements of each listed entity, by table name. */
+export function readModelStatements(em: EntityManager): Map<string, NamedStatement[]> {
+  const all = Object.values(em.getMetadata().getAll()).filter(isListed);
+  const out = new Map<string, NamedStatement[]>();
+  for (const meta of all.sort((a, b) => a.tableName.localeCompare(b.tableName))) {
+    const list: NamedStatement[] = [];
+    const where = liveWhere(meta);
+    const live = !!meta.properties['deletedAt' as never];
+    list.push({ name: 'list: a page of the live rows, newest first, and their total', sql: listSql(em, meta.class, where, { live }) });
+    const filtered = listSql(em, meta.class, where, { live: false });
+    if (filtered !== list[0].sql) list.push({ name: 'list with a filter (`and (…)` after the conditions): the total counted', sql: filtered });
+    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { live }, true) });
+    const related: Array<[string, Related]> = [];
+    for (const p of meta.relations) {
+      if (p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company') related.push([`its ${p.name}`, { kind: 'one', prop: p.name }]);
+    }
+    for (const other of all) {
+      if (!other.properties['deletedAt' as never]) continue;
+      for (const p of other.relations) {
+        if (p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta === meta) related.push([`its ${other.tableName} by ${p.name}`, { kind: 'children', entity: other.class, prop: p.name }]);
+      }
+    }
+    for (const [label, spec] of related) {
+      const sql = listSql(em, meta.class, where, { live, related: [spec] });
+      if (sql !== list[0].sql) list.push({ name: `list with ${label}`, sql });
+    }
+    const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false);
+    if (keyed) list.push({ name: `load by ${meta.primaryKeys[0]} (the loaders; the keys one array)`, sql: keyed.sql });
+    for (const p of meta.relations) {
+      if (p.kind !== ReferenceKind.MANY_TO_ONE || p.name === 'company' || !meta.properties['deletedAt' as never]) continue;
+      const st = keyedStatement(em, meta.className, p.name, true);
+      if (st) list.push({ name: `load the live rows by ${p.name} (relation lists; the keys one array)`, sql: st.sql });
+    }
+    out.set(meta.tableName, list);
+  }
+  return out;
+}
+
+/** Line breaks and indentation by depth before each subquery and clause: the statement as run, spread out to be read. */
+export function spreadOut(sql: string): string {
+  let out = '';
+  let depth = 0;
+  let quoted: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (quoted) {
+      out += c;
+      if (c === quoted) quoted = null;
+      continue;
+    }
+    if (c === "'" || c === '"') quoted = c;
+    if (c === '(') depth++;
+    if (c === ')') depth--;
+    const rest = sql.slice(i, i + 10);
+    if (c === ' ' && /^ (from|where|order by|limit) /.test(rest) && depth <= 3) {
+      out += `\n${'  '.repeat(depth + 1)}`;
+      continue;
+    }
+    out += c;
+    if (c === '(' && sql.startsWith('select ', i + 1) && depth <= 3) out += `\n${'  '.repeat(depth)}`;
+  }
+  return out;
+}
+
+/** The file of a table: each statement after a comment naming it, ended by `;`. */
+export function sqlFile(table: string, statements: readonly NamedStatement[]): string {
+  const head =
+    `-- ${table}: every statement the read model runs on it (src/data/list.ts, src/data/keyed.ts), written by \`npm run sql\`.\n` +
+    `-- Each ? is a parameter; the company's key is passed to every statement.\n`;
+  return head + statements.map((s) => `\n-- ${s.name}\n${spreadOut(s.sql)};\n`).join('');
+}
+
+/** A statement as compared: whitespace collapsed, none after an opening parenthesis (spreadOut's breaks). */
+export function normalizeSql(sql: string): string {
+  return sql.replace(/\s+/g, ' ').replace(/\( /g, '(').trim();
+}
+
+/** The statements of a file written by sqlFile, by name, each as run (whitespace as spread out). */
+export function parseSqlFile(text: string): NamedStatement[] {
+  const out: NamedStatement[] = [];
+  for (const block of text.split(/\n(?=-- )/)) {
+    const m = /^-- (.*)\n([\s\S]*);\n?$/.exec(block);
+    if (m && m[2].trim()) out.push({ name: m[1], sql: m[2] });
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { QUERIES_DIR, sqlFiles } from '../../src/data/emit-sql';
+import { normalizeSql, parseSqlFile } from '../../src/data/queries';
+import { createTenant, rest, useTestApp } from '../helpers/app';
+
+// Every statement the read model builds is committed under src/data/queries/ (npm run sql), and
+// the statements a list request runs are among them.
+
+const t = useTestApp();
+
+function committed(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of fs.readdirSync(QUERIES_DIR)) if (f.endsWith('.sql')) out.set(f, fs.readFileSync(path.join(QUERIES_DIR, f), 'utf8'));
+  return out;
+}
+
+describe('the committed SQL of the read model (src/data/queries/)', () => {
+  it('is what the read model builds (run `npm run sql` when this fails)', async () => {
+    const built = await sqlFiles();
+    const files = committed();
+    expect([...files.keys()].sort()).toEqual([...built.keys()].sort());
+    for (const [name, text] of built) expect(`${name}:\n${files.get(name)}`).toBe(`${name}:\n${text}`);
+  });
+
+  it('holds the statements list requests run', async () => {
+    const a = await createTenant(t);
+    const all = new Set([...committed().values()].flatMap((text) => parseSqlFile(text).map((s) => normalizeSql(s.sql))));
+    const conn = t.orm.em.getConnection() as any;
+    const spy = jest.spyOn(conn, 'executeQuery');
+    try {
+      for (const route of ['customers', 'jobs', 'estimates', 'invoices', 'payments', 'templates', 'users']) {
+        const res = await rest(t, a).get(`/${route}?limit=5`);
+        expect(res.status).toBe(200);
+      }
+      const lists = spy.mock.calls.map((c) => String(c[0])).filter((sql) => sql.includes('json_agg') && /^select \(select/.test(sql));
+      // Visits are listed by the query builder (src/modules/visit/visit.service.ts), not the read model.
+      expect(lists.length).toBe(7);
+      expect(lists.map(normalizeSql).filter((sql) => !all.has(sql))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
