@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
+import { CUSTOMER, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
 
 // The raw baseline: node:http + pg and nothing else. For each benchmarked route it runs the SQL
-// the server runs (copied from the server's DEBUG_SQL log: authentication; a list's page, count
-// and related records in one statement of JSON arrays; single records) and writes the same JSON
+// the server runs (authentication and single records as in the server's DEBUG_SQL log; a list's page,
+// count and related records in one statement of JSON arrays, bench/baseline-sql.ts, checked against
+// the read model's committed SQL by test/data/bench-baseline-sql.test.ts) and writes the same JSON
 // by hand. bench/run.ts checks that the bodies are equal.
 // It is the ceiling a framework-free server reaches on this machine and database.
 
@@ -101,56 +103,6 @@ function invoiceJson(r: Row): Row {
   };
 }
 
-// Lists as the server runs them (src/data/list.ts leanList): one statement with the count and the
-// page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
-// (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
-const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
-  'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state',
-  'billing_zip', 'primary_service_location_uuid', 'notes', '=internal_flags', 'on_my_way_notify_via'];
-const INVOICE = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid',
-  'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount',
-  '=line_items', 'notes', 'terms', 'internal_notes', 'status'];
-// The columns the GraphQL page's selection reads (src/graphql/prefetch.ts).
-const GQL_INVOICE = ['uuid', '=created_at', 'invoice_number', 'customer_uuid', 'issue_date', 'due_date', 'total_amount', 'paid_amount', 'balance_amount', 'status'];
-const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
-const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
-
-const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
-// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company).
-const companyToday = () =>
-  `((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select $1::uuid as "company_uuid") as "co"))::text`;
-const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
-const customerOf = (cols: readonly string[]) =>
-  `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
-const paymentsOf = (cols: readonly string[]) =>
-  `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
-  `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
-
-const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments']);
-/** The conditions of an unfiltered list: the company's rows that are not deleted. */
-const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
-
-/**
- * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
- * and $n+1; a page from row 1000 on finds its keys first, as the server does.
- */
-function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
-  const order = `e."created_at" desc, e."uuid" desc`;
-  // An unfiltered list of a numbered document reads the company's kept count (migration 0009).
-  const kept = COUNTED.has(table) && where === LIVE;
-  const total = kept
-    ? `select (select (coalesce((select dc.live from document_counts as dc where dc.company_uuid = k.company and dc.table_name = '${table}'), 0)` +
-      ` + coalesce((select sum(p.n) from document_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
-      ` from (select $1::uuid as company) as k) as "total", `
-    : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
-  if (deep) {
-    return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
-      `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"`;
-  }
-  return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
-    `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"`;
-}
-
 /** A row of the list's JSON as the column-named record the JSON writers below read. */
 function rowOf(cols: readonly string[], values: unknown[], extra: string[] = []): Row {
   const r: Row = {};
@@ -193,7 +145,7 @@ async function customerList(company: string, q: URLSearchParams): Promise<Row> {
     where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
     if (digits) params.push(`%${digits}%`);
   }
-  const { total, rows } = await list('customers', where, `json_build_array(${columns('e', CUSTOMER)})`, params, page, limit, !search);
+  const { total, rows } = await list('customers', where, CUSTOMER_ROW, params, page, limit, !search);
   return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };
 }
 
@@ -202,7 +154,7 @@ const CUSTOMER_BY_ID = `select c0.*, p1.uuid as p1__uuid from customers as c0 le
 
 async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
-  const row = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
+  const row = REST_INVOICE_ROW;
   const { total, rows } = await list('invoices', LIVE, row, [company], page, limit);
   const invoices = rows.map(([values, [c]]: [unknown[], [unknown[] | null]]) => {
     const customer = c && rowOf(CUSTOMER, c);
@@ -215,7 +167,7 @@ const ENUM = (v: string) => v.toUpperCase().replace(/ /g, '_');
 
 /** The GraphQL invoices page of bench/run.ts (one fixed query), answered by hand. */
 async function graphqlInvoices(company: string, limit: number): Promise<Row> {
-  const row = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
+  const row = GQL_INVOICE_ROW;
   const { total, rows } = await list('invoices', LIVE, row, [company], 1, limit);
   const items = rows.map(([values, [c, payments]]: [unknown[], [unknown[] | null, unknown[][]]]) => {
     const r = rowOf(GQL_INVOICE, values, ['company_today']);

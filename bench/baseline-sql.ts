@@ -1,0 +1,61 @@
+// The list statements of the raw baseline (bench/baseline.ts), written as the server's read model
+// writes them (src/data/list.ts; committed under src/data/queries/): test/data/bench-baseline-sql.test.ts
+// checks each against the committed SQL.
+
+// Lists as the server runs them (src/data/list.ts leanList): one statement with the count and the
+// page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
+// (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
+export const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
+  'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state',
+  'billing_zip', 'primary_service_location_uuid', 'notes', '=internal_flags', 'on_my_way_notify_via'];
+export const INVOICE = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid',
+  'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount',
+  '=line_items', 'notes', 'terms', 'internal_notes', 'status'];
+// The columns the GraphQL page's selection reads (src/graphql/prefetch.ts).
+export const GQL_INVOICE = ['uuid', '=created_at', 'invoice_number', 'customer_uuid', 'issue_date', 'due_date', 'total_amount', 'paid_amount', 'balance_amount', 'status'];
+export const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
+export const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
+
+const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
+// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company).
+const companyToday = () =>
+  `((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select $1::uuid as "company_uuid") as "co"))::text`;
+const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
+const customerOf = (cols: readonly string[]) =>
+  `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
+const paymentsOf = (cols: readonly string[]) =>
+  `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
+  `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
+
+const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments']);
+/** The conditions of an unfiltered list: the company's rows that are not deleted. */
+export const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
+
+/**
+ * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
+ * and $n+1; a page from row 1000 on finds its keys first, as the server does.
+ */
+export function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
+  const order = `e."created_at" desc, e."uuid" desc`;
+  // An unfiltered list of a numbered document reads the company's kept count (migration 0009).
+  const kept = COUNTED.has(table) && where === LIVE;
+  const total = kept
+    ? `select (select (coalesce((select dc.live from document_counts as dc where dc.company_uuid = k.company and dc.table_name = '${table}'), 0)` +
+      ` + coalesce((select sum(p.n) from document_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
+      ` from (select $1::uuid as company) as k) as "total", `
+    : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
+  if (deep) {
+    return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
+      `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"`;
+  }
+  return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
+    `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"`;
+}
+
+
+/** The row of the REST customer list: every column. */
+export const CUSTOMER_ROW = `json_build_array(${columns('e', CUSTOMER)})`;
+/** The row of the REST invoice list: every column, with its customer. */
+export const REST_INVOICE_ROW = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
+/** The row of the GraphQL invoices page: the columns its selection reads, with the customer and payments. */
+export const GQL_INVOICE_ROW = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
