@@ -143,13 +143,13 @@ describe('lean read path', () => {
           for (const [i, item] of page.entries()) {
             if (r.spec.kind === 'one') {
               const id = (item as any)[r.spec.prop]?.[tpk];
-              const [expected] = id ? await leanByKeys(em(), target.class, tpk, [id], false) : [null];
+              const [expected] = id ? await leanByKeys(em(), { companyId }, target.class, tpk, [id], false) : [null];
               const got = r.values[i] as any;
               if (!expected || !got) {
                 if (expected !== got && (expected ?? null) !== (got ?? null)) diffs.push(`${cls.name}.${r.spec.prop}[${i}]: ${!!expected} vs ${!!got}`);
               } else diffs.push(...compare(target.class, target, expected, got));
             } else {
-              const expected = await leanByKeys(em(), target.class, r.spec.prop, [(item as any)[meta.primaryKeys[0]]], true);
+              const expected = await leanByKeys(em(), { companyId }, target.class, r.spec.prop, [(item as any)[meta.primaryKeys[0]]], true);
               const got = r.values[i] as any[];
               expect(got.map((x) => x[tpk])).toEqual(expected.map((x: any) => x[tpk]));
               expected.forEach((x: any, j: number) => diffs.push(...compare(target.class, target, x, got[j])));
@@ -250,7 +250,7 @@ describe('lean read path', () => {
       // Another company's key among them must find nothing.
       const keys = [...all.map((r: any) => r[pk]), '00000000-0000-4000-8000-000000000000'];
       const managed = await em().find(cls, { [pk]: { $in: keys } }, { orderBy: { [pk]: 'asc' } });
-      const lean = (await leanByKeys(em(), cls, pk, keys, false)).sort((a: any, b: any) => (a[pk] < b[pk] ? -1 : 1));
+      const lean = (await leanByKeys(em(), { companyId }, cls, pk, keys, false)).sort((a: any, b: any) => (a[pk] < b[pk] ? -1 : 1));
       expect(lean).toHaveLength(managed.length);
       managed.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, lean[i])));
       compared += managed.length;
@@ -260,7 +260,7 @@ describe('lean read path', () => {
         if (!parents.length) continue;
         const orderBy = { createdAt: 'desc', [pk]: 'desc' };
         const m2 = await em().find(cls, { [rel.name]: { $in: parents }, deletedAt: null }, { orderBy });
-        const l2 = await leanByKeys(em(), cls, rel.name, parents, true);
+        const l2 = await leanByKeys(em(), { companyId }, cls, rel.name, parents, true);
         expect(l2.map((r: any) => r[pk])).toEqual(m2.map((r: any) => r[pk]));
         m2.forEach((m: any, i: number) => diffs.push(...compare(cls, meta, m, l2[i])));
         compared += m2.length;

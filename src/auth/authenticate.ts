@@ -48,7 +48,7 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   };
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
   actAs(em, requestActor({ key, requestId }));
-  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em), manage);
+  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em, { companyId: key.company.uuid }), manage);
 }
 
 /**
@@ -113,5 +113,5 @@ const keyQuery = perMetadata((metadata) => {
 /** The request context of a managed key, on an EntityManager fork of its own. */
 export function contextFor(em: EntityManager, key: ApiKey, requestId: string): RequestContext {
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
-  return { requestId, companyId: key.company.uuid, key, company: key.company, user: key.user, apiKey: key, em, loaders: new Loaders(em) };
+  return { requestId, companyId: key.company.uuid, key, company: key.company, user: key.user, apiKey: key, em, loaders: new Loaders(em, { companyId: key.company.uuid }) };
 }

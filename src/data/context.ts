@@ -26,3 +26,12 @@ export interface RequestContext {
   /** Absolute base URL the request was addressed to (links such as photo_url). */
   baseUrl?: string;
 }
+
+/**
+ * Runs `fn` in one database transaction with a copy of the request's context whose `em` is the
+ * transaction's (the same tenant scope, loaders and managed records): the one way services open a
+ * transaction. Commits when `fn` resolves, rolls back when it throws.
+ */
+export function inTransaction<T, C extends RequestContext = RequestContext>(ctx: C, fn: (tx: C, em: EntityManager) => Promise<T>): Promise<T> {
+  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }, em as EntityManager));
+}

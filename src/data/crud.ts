@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityName, raw } from '@mikro-orm/postgresql';
-import type { RequestContext } from './context';
+import { inTransaction, RequestContext } from './context';
 import { AppError } from '../errors/app-error';
 import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
@@ -179,8 +179,7 @@ export interface RestoreOptions<T> {
  */
 export async function restoreRecord<T extends Scoped>(ctx: RequestContext, entity: EntityName<T>, uuid: string, label: string, options: RestoreOptions<T> = {}): Promise<T> {
   if (!isUuid(uuid)) throw AppError.notFound(label);
-  return ctx.em.transactional(async (em) => {
-    const tx: RequestContext = { ...ctx, em };
+  return inTransaction(ctx, async (tx, em) => {
     // The row itself only (no tenant-filter joins, which would lock related rows too).
     const lock = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, filters: false } as const;
     const record = (await em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId } as any, lock)) as T | null;

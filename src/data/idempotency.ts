@@ -98,7 +98,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
     if ((err as { code?: string }).code === '55P03') throw AppError.field(IDEMPOTENCY_HEADER, 'belongs to a request that is still running; retry later');
     throw err;
   }
-  const tx: RequestContext = { ...ctx, em, loaders: new Loaders(em) };
+  const tx: RequestContext = { ...ctx, em, loaders: new Loaders(em, ctx) };
   return {
     kind: 'run',
     ctx: tx,

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Data, leanFind, mapperOf } from './record';
 import { q, selectOf } from './columns';
 import { autoFlush, identityMapDisabled } from './orm-adapter';
+import { isLive, TenantScope } from './tenant';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
 // each is written once per entity and relation from the metadata and run with parameters (the
@@ -32,7 +33,7 @@ export function keyedStatement(em: EntityManager, entityName: string, keyProp: s
   const keyType = key?.columnTypes?.[0];
   if (select && key && key.fieldNames?.length === 1 && company?.fieldNames?.length === 1 && /^(uuid|text|int|integer|bigint)$/.test(keyType ?? '')) {
     let sql = `${select} where e.${q(company.fieldNames[0])} = ? and e.${q(key.fieldNames[0])} = any(?::${keyType}[])`;
-    if (live) sql += ` and e."deleted_at" is null order by e."created_at" desc, e."uuid" desc`;
+    if (live) sql += ` and ${isLive('e')} order by e."created_at" desc, e."uuid" desc`;
     st = { sql, keyType };
   }
   keyedStatements.set(cacheKey, st);
@@ -45,22 +46,22 @@ function arrayLiteral(keys: readonly string[]): string {
 }
 
 /**
- * Records of the request's company whose `keyProp` (the primary key, or a many-to-one relation)
- * is one of `keys`; with `live`, only records that are not deleted, newest first. Falls back to
- * em.find (through leanFind) where the shortcut does not apply: no tenant filter on the request,
- * or an entity shape the lean mapper does not handle.
+ * Records of `scope`'s company whose `keyProp` (the primary key, or a many-to-one relation) is one
+ * of `keys`; with `live`, only records that are not deleted, newest first. Falls back to em.find
+ * (through leanFind, under the em's tenant filter) where the shortcut does not apply: an entity
+ * shape the lean mapper does not handle, or the identity map turned off.
  */
-export async function leanByKeys<T>(em: EntityManager, entity: new (...args: any[]) => T, keyProp: string, keys: readonly string[], live: boolean): Promise<T[]> {
-  const companyId = (em.getFilterParams('tenant') as { companyId?: string } | undefined)?.companyId;
-  const st = companyId && !identityMapDisabled(em) ? keyedStatement(em, entity.name, keyProp, live) : null;
+export async function leanByKeys<T>(em: EntityManager, scope: TenantScope, entity: new (...args: any[]) => T, keyProp: string, keys: readonly string[], live: boolean): Promise<T[]> {
+  const st = !identityMapDisabled(em) ? keyedStatement(em, entity.name, keyProp, live) : null;
   if (!st) {
-    const where = live ? { [keyProp]: { $in: [...keys] }, deletedAt: null } : { [keyProp]: { $in: [...keys] } };
+    const own = em.getMetadata().get(entity.name).properties['company' as never] ? { company: scope.companyId } : {};
+    const where = live ? { [keyProp]: { $in: [...keys] }, ...own, deletedAt: null } : { [keyProp]: { $in: [...keys] }, ...own };
     return leanFind(em, entity, where, live ? { orderBy: { createdAt: 'desc', uuid: 'desc' } } : {});
   }
   await autoFlush(em, entity.name);
   const meta = em.getMetadata().get(entity.name);
   const driver = em.getDriver();
   const mapper = mapperOf(em, entity.name)!;
-  const rows = (await em.getConnection().execute(st.sql, [companyId, arrayLiteral(keys)], 'all', em.getTransactionContext())) as Data[];
+  const rows = (await em.getConnection().execute(st.sql, [scope.companyId, arrayLiteral(keys)], 'all', em.getTransactionContext())) as Data[];
   return rows.map((row) => mapper(driver.mapResult(row, meta) as Data));
 }

@@ -3,6 +3,7 @@ import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Related } from './list';
 import { leanByKeys } from './keyed';
+import type { TenantScope } from './tenant';
 
 type Cls<T = any> = new (...args: any[]) => T;
 
@@ -34,7 +35,11 @@ export class Loaders {
   private readonly named = new Map<string, DataLoader<any, any>>();
   private readonly expected = new Map<Cls, { related: Related[]; props: readonly string[] | null }>();
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** The request's tenant scope: every load is of its company's records. */
+    private readonly scope: TenantScope,
+  ) {}
 
   one<T>(entity: Cls<T>, id: string | null | undefined): Awaitable<T | null> {
     if (!id) return null;
@@ -121,7 +126,7 @@ export class Loaders {
       const meta = this.em.getMetadata().find(entity.name)!;
       const pk = meta.primaryKeys[0];
       loader = new DataLoader<string, any>(async (ids) => {
-        const rows = await leanByKeys(this.em, entity, pk, ids, false);
+        const rows = await leanByKeys(this.em, this.scope, entity, pk, ids, false);
         const map = new Map(rows.map((r: any) => [r[pk], r]));
         return ids.map((id) => map.get(id) ?? null);
       });
@@ -135,7 +140,7 @@ export class Loaders {
     let loader = this.lists.get(key);
     if (!loader) {
       loader = new DataLoader<string, any[]>(async (ids) => {
-        const rows = await leanByKeys(this.em, entity, relation, ids, true);
+        const rows = await leanByKeys(this.em, this.scope, entity, relation, ids, true);
         const groups = new Map<string, any[]>(ids.map((id) => [id, []]));
         for (const r of rows as any[]) {
           const parent = r[relation];

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { companyToday } from '../../data/company-time';
 import { findActive } from '../../data/crud';
 import { fromCents } from '../../domain/money';
@@ -18,7 +18,7 @@ import { estimateInvoiceLines } from './conversion.lines';
 // Estimate → job → invoice (docs/documents.md), each one transaction. Idempotency-Key is honoured
 // by the surfaces (the REST route is `creates`, the GraphQL plugin knows these mutations).
 
-const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>) => ctx.em.transactional((em) => fn({ ...ctx, em: em as RequestContext['em'] }));
+const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>) => inTransaction(ctx, fn);
 
 /** Row lock of the company's estimate, the row alone (no tenant-filter join, see lockInvoice). */
 export async function lockEstimate(tx: RequestContext, uuid: string): Promise<Estimate> {

@@ -84,8 +84,8 @@ export async function loadDocumentView(em: EntityManager, companyUuid: string, k
   if (!record) throw AppError.notFound(label);
   const [company, customer, location] = await Promise.all([
     em.findOneOrFail(Company, companyUuid, NO_FILTERS),
-    em.findOneOrFail(Customer, record.customer.uuid, NO_FILTERS),
-    record.location ? em.findOne(Location, record.location.uuid, NO_FILTERS) : Promise.resolve(null),
+    em.findOneOrFail(Customer, { uuid: record.customer.uuid, company: companyUuid }, NO_FILTERS),
+    record.location ? em.findOne(Location, { uuid: record.location.uuid, company: companyUuid }, NO_FILTERS) : Promise.resolve(null),
   ]);
   const base = { uuid: record.uuid, companyUuid, updatedAt: record.updatedAt.toISOString(), company: companyPart(company), customer: customerPart(customer), location: locationPart(location) };
   return record instanceof Invoice ? invoiceView(em, record, base) : estimateView(em, record as Estimate, base, await timezoneOf(em, companyUuid));
@@ -94,7 +94,7 @@ export async function loadDocumentView(em: EntityManager, companyUuid: string, k
 type Base = Pick<DocumentView, 'uuid' | 'companyUuid' | 'updatedAt' | 'company' | 'customer' | 'location'>;
 
 async function invoiceView(em: EntityManager, i: Invoice, base: Base): Promise<DocumentView> {
-  const payments = await em.find(Payment, { invoice: i.uuid, deletedAt: null, status: PaymentStatus.COMPLETED }, { ...NO_FILTERS, orderBy: { paymentDate: 'asc', createdAt: 'asc' } });
+  const payments = await em.find(Payment, { invoice: i.uuid, company: i.company.uuid, deletedAt: null, status: PaymentStatus.COMPLETED }, { ...NO_FILTERS, orderBy: { paymentDate: 'asc', createdAt: 'asc' } });
   const lines = (i.lineItems ?? []).map((l) => ({ description: l.description ?? '', quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, amountCents: toCents(l.lineTotal)! }));
   const rates = [...new Set((i.lineItems ?? []).map((l) => l.taxRate))];
   return {

@@ -1,3 +1,4 @@
+import { ofCompany } from '../../data/tenant';
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../data/context';
 import { findActive } from '../../data/crud';
@@ -35,7 +36,7 @@ async function documentOf(ctx: RequestContext, kind: DocumentKind, uuid: string)
 export const mailService = {
   async send(ctx: RequestContext, kind: DocumentKind, uuid: string, input: SendDocumentInput | null | undefined): Promise<DocumentEmail> {
     const doc = await documentOf(ctx, kind, uuid);
-    const customer = await ctx.em.findOneOrFail(Customer, doc.customer.uuid, { filters: false });
+    const customer = await ctx.em.findOneOrFail(Customer, ofCompany(ctx, { uuid: doc.customer.uuid }), { filters: false });
     const to = input?.to ?? customer.email;
     if (!to) throw AppError.field('to', "is required: the customer has no email address");
     // Sending issues a draft invoice: it becomes Pending (every rule of an invoice update) before

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../data/crud';
 import { companyTimezone } from '../../data/company-time';
 import { AppError } from '../../errors/app-error';
@@ -61,7 +61,7 @@ async function jobRef(ctx: RequestContext, uuid: string, customerUuid: string): 
 }
 
 const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>) =>
-  ctx.em.transactional((em) => fn({ ...ctx, em: em as RequestContext['em'] }));
+  inTransaction(ctx, fn);
 
 export const estimateService = {
   list(ctx: RequestContext, args: EstimateListArgs) {

@@ -1,3 +1,4 @@
+import { scopedWhere } from '../../data/tenant';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../data/context';
 import { restoreRecord } from '../../data/crud';
@@ -30,11 +31,12 @@ export async function lockInvoice(tx: RequestContext, uuid: string, field = 'inv
 
 /** Sum of `amount` over the invoice's Completed payments that are not deleted, in cents. */
 export async function completedSum(tx: RequestContext, invoiceUuid: string, exceptPayment?: string): Promise<number> {
+  const scope = scopedWhere(tx);
   const rows = await exec<{ amount: string }>(
     tx,
     `select coalesce(sum(amount), 0)::text as amount from payments
-     where invoice_uuid = ? and status = 'Completed' and deleted_at is null and uuid <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000')`,
-    [invoiceUuid, exceptPayment ?? null],
+     where ${scope.sql} and invoice_uuid = ? and status = 'Completed' and uuid <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000')`,
+    [...scope.params, invoiceUuid, exceptPayment ?? null],
   );
   return toCents(rows[0].amount)!;
 }

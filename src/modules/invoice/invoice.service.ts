@@ -1,4 +1,5 @@
-import type { RequestContext } from '../../data/context';
+import { ofCompany } from '../../data/tenant';
+import { inTransaction, RequestContext } from '../../data/context';
 import { companyToday } from '../../data/company-time';
 import { canonicalJson } from '../../data/idempotency';
 import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../data/crud';
@@ -81,7 +82,7 @@ function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
   invoice.totalAmountCents = t.totalCents;
 }
 
-const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, invoice.job.uuid, { filters: false }) : Promise.resolve(null));
+const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, ofCompany(tx, { uuid: invoice.job.uuid }), { filters: false }) : Promise.resolve(null));
 
 /** The job, customer and estimate of an invoice must agree (docs/invoices-and-payments.md); preview checks what it is sent. */
 function checkAgreement(job: Job | null, customerUuid: string | undefined, estimate: Estimate | null): void {
@@ -95,7 +96,7 @@ function checkDates(issueDate: string | undefined, dueDate: string | undefined):
 }
 
 async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void> {
-  const estimate = invoice.estimate ? await tx.em.findOneOrFail(Estimate, invoice.estimate.uuid, { filters: false }) : null;
+  const estimate = invoice.estimate ? await tx.em.findOneOrFail(Estimate, ofCompany(tx, { uuid: invoice.estimate.uuid }), { filters: false }) : null;
   checkAgreement(await loadJob(tx, invoice), invoice.customer.uuid, estimate);
   checkDates(invoice.issueDate, invoice.dueDate);
 }
@@ -211,8 +212,7 @@ export const invoiceService = {
 
   async update(ctx: RequestContext, uuid: string, input: InvoiceUpdateInput) {
     const current = await this.get(ctx, uuid);
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const invoice = await lockInvoice(tx, current.uuid, 'uuid');
       if (invoice.deletedAt) throw AppError.notFound('Invoice');
       const oldJob = invoice.jobUuid;
@@ -256,8 +256,7 @@ export const invoiceService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     const current = await this.get(ctx, uuid);
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const invoice = await lockInvoice(tx, current.uuid, 'uuid');
       if (invoice.deletedAt) throw AppError.notFound('Invoice');
       if ((await completedSum(tx, invoice.uuid)) > 0) {

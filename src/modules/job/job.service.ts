@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { companyTimezone } from '../../data/company-time';
 import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../data/crud';
 import { toCents } from '../../domain/money';
@@ -90,8 +90,7 @@ export const jobService = {
   },
 
   async create(ctx: RequestContext, input: JobCreateInput) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const job = new Job();
       job.company = ctx.company;
       await applyJobFields(tx, job, input);
@@ -105,8 +104,7 @@ export const jobService = {
   },
 
   async update(ctx: RequestContext, uuid: string, input: JobUpdateInput) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const job = await findActive(tx, Job, uuid, 'Job');
       await applyJobInput(tx, job, input);
       await em.flush();
@@ -115,8 +113,7 @@ export const jobService = {
   },
 
   async remove(ctx: RequestContext, uuid: string) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const job = await findActive(tx, Job, uuid, 'Job');
       const result = await softDelete(tx, job, 'Job');
       await deleteJobVisits(tx, job, job.deletedAt!);

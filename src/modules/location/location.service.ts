@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { applyInput, findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
 import { ListArgs } from '../../schema/pagination';
 import { AppError } from '../../errors/app-error';
@@ -32,8 +32,7 @@ export const locationService = {
   },
 
   async create(ctx: RequestContext, input: LocationCreateInput) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const location = new Location();
       location.company = ctx.company;
       await applyInput(tx, location, input);
@@ -45,8 +44,7 @@ export const locationService = {
   },
 
   async update(ctx: RequestContext, uuid: string, input: LocationUpdateInput) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       // Locked before the read: a location deleted meanwhile is not found rather than made primary.
       if (input.isPrimary) await lockPrimary(tx);
       const location = await this.get(tx, uuid);
@@ -58,8 +56,7 @@ export const locationService = {
   },
 
   async remove(ctx: RequestContext, uuid: string) {
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       await lockPrimary(tx);
       const location = await this.get(tx, uuid);
       if (location.isPrimary) throw AppError.field('isPrimary', 'is true: a primary location cannot be deleted');

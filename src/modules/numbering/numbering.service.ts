@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { requireAddon } from '../../auth/addons';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED_KINDS, NumberedKind } from './numbering.format';
@@ -170,8 +170,7 @@ export const numberingService = {
   /** Needs the custom_numbering add-on. All or nothing: a rejected request changes nothing. */
   async update(ctx: RequestContext, input: NumberingUpdateInput): Promise<NumberingSettings> {
     requireAddon(ctx, 'custom_numbering');
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       // Locked in a fixed order (invoice, estimate), so concurrent updates cannot deadlock.
       await ensureRows(tx, NUMBERED_KINDS);
       const next: Partial<Record<NumberedKind, Settings>> = {};

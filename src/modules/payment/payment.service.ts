@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { applyInput, findActive, listPage, nextSequence } from '../../data/crud';
 import { isUuid } from '../../domain/values';
 import { centsToDecimal, toCents } from '../../domain/money';
@@ -69,8 +69,7 @@ export const paymentService = {
   async create(ctx: RequestContext, input: PaymentCreateInput) {
     const status = input.status ?? PaymentStatus.COMPLETED;
     if (status !== PaymentStatus.COMPLETED && status !== PaymentStatus.PENDING) throw AppError.field('status', "must be 'Completed' or 'Pending' on create");
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       // The invoice row lock serialises every payment change on this invoice.
       const invoice = await lockInvoice(tx, input.invoiceUuid);
       checkPayable(invoice);
@@ -92,8 +91,7 @@ export const paymentService = {
 
   async update(ctx: RequestContext, uuid: string, input: PaymentUpdateInput) {
     const current = await this.get(ctx, uuid);
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const { invoice, payment } = await lockedPayment(tx, current);
       const counted = payment.status === PaymentStatus.COMPLETED;
       const before = payment.amountCents;
@@ -112,8 +110,7 @@ export const paymentService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     const current = await this.get(ctx, uuid);
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const { invoice, payment } = await lockedPayment(tx, current);
       payment.deletedAt = new Date();
       await syncInvoice(tx, invoice);
@@ -131,8 +128,7 @@ export const paymentService = {
     if (!isUuid(uuid)) throw AppError.notFound('Payment');
     const current = await ctx.em.findOne(Payment, { uuid: uuid.toLowerCase(), company: ctx.companyId });
     if (!current) throw AppError.notFound('Payment');
-    return ctx.em.transactional(async (em) => {
-      const tx: RequestContext = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const invoice = await lockInvoice(tx, current.invoiceUuid);
       const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.company }, { refresh: true });
       if (!payment.deletedAt) throw AppError.field('uuid', 'is not deleted: this payment is live');

@@ -1,5 +1,5 @@
 import { LockMode, QueryOrder } from '@mikro-orm/core';
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { companyTimezone } from '../../data/company-time';
 import { findActive } from '../../data/crud';
 import { Page, pageOf, pageWindow } from '../../schema/pagination';
@@ -20,8 +20,7 @@ const RANGE = `tstzrange(?::timestamptz, ?::timestamptz, '[)')`;
 /** Runs `fn` in a transaction on the visit, locked against concurrent changes, then refreshes its job's mirror. */
 async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Visit, tz: string) => Promise<void>, o: { deleted?: boolean } = {}): Promise<Visit> {
   if (!isUuid(uuid)) throw AppError.notFound('Visit');
-  return ctx.em.transactional(async (em) => {
-    const tx: Tx = { ...ctx, em };
+  return inTransaction(ctx, async (tx, em) => {
     // A restore finds a deleted visit too (the row only: no filter joins, which would lock more).
     const where = o.deleted ? { uuid: uuid.toLowerCase(), company: ctx.companyId } : { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null };
     const v = await em.findOne(Visit, where, { lockMode: LockMode.PESSIMISTIC_WRITE, ...(o.deleted ? { filters: false, refresh: true } : {}) });
@@ -83,8 +82,7 @@ export const visitService = {
   },
 
   async create(ctx: RequestContext, jobUuid: string, input: VisitCreateInput): Promise<Visit> {
-    return ctx.em.transactional(async (em) => {
-      const tx: Tx = { ...ctx, em };
+    return inTransaction(ctx, async (tx, em) => {
       const job = await findActive(tx, Job, jobUuid, 'Job');
       const tz = await companyTimezone(tx);
       const v = Object.assign(new Visit(), { company: ctx.company, job });

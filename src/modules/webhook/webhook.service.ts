@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../data/context';
+import { inTransaction, RequestContext } from '../../data/context';
 import { pageOf, pageWindow } from '../../schema/pagination';
 import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
@@ -56,8 +56,7 @@ export const webhookService = {
     const url = await checkEndpointUrl(input.url, webhookSettings());
     const types = eventTypes(input.eventTypes ?? ['*']);
     const secret = newSecret();
-    const row = await ctx.em.transactional(async (em) => {
-      const tx = { ...ctx, em } as RequestContext;
+    const row = await inTransaction(ctx, async (tx, em) => {
       // The company row serializes concurrent creates, so the limit holds.
       await sql(tx, 'select 1 from companies where uuid = ? for update', [ctx.companyId]);
       const [{ n }] = await sql<{ n: string }>(tx, 'select count(*) as n from webhook_endpoints where company_uuid = ?', [ctx.companyId]);
