@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
+import { customerSearchSql } from '../src/modules/customer/customer.rules';
+import { invoiceTodaySql, isOverdue } from '../src/modules/invoice/invoice.rules';
 
-// The raw baseline: node:http + pg and nothing else. For each benchmarked route it runs the SQL
+// The raw baseline: node:http + pg and nothing else (but the rules' pure SQL and TS forms,
+// src/modules/*/*.rules.ts, imported rather than copied). For each benchmarked route it runs the SQL
 // the server runs (copied from the server's DEBUG_SQL log: authentication; a list's page, count
 // and related records in one statement of JSON arrays; single records) and writes the same JSON
 // by hand. bench/run.ts checks that the bodies are equal.
@@ -61,8 +64,8 @@ function customerJson(r: Row): Row {
   };
 }
 
-const invoiceStatus = (r: Row) =>
-  r.status === 'Pending' && Number(r.balance_amount) > 0 && r.company_today && r.due_date < r.company_today ? 'Overdue' : r.status;
+// The server's overdue rule, its TS form (src/modules/invoice/invoice.rules.ts).
+const invoiceStatus = (r: Row) => (isOverdue(r.status, Number(r.balance_amount), r.due_date, r.company_today) ? 'Overdue' : r.status);
 
 function invoiceJson(r: Row): Row {
   return {
@@ -116,9 +119,9 @@ const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
 const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
 
 const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
-// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company).
-const companyToday = () =>
-  `((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select $1::uuid as "company_uuid") as "co"))::text`;
+// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company),
+// from the rule's SQL form (src/modules/invoice/invoice.rules.ts), as src/core/lean.ts writes it.
+const companyToday = () => `((select ${invoiceTodaySql('"co"')}::text from (select $1::uuid as "company_uuid") as "co"))::text`;
 const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
 const customerOf = (cols: readonly string[]) =>
   `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
@@ -178,20 +181,17 @@ function pageArgs(q: URLSearchParams): { page: number; limit: number } {
 
 const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, total_pages: Math.ceil(total / limit) });
 
-// The customer fields as one text joined by U+001F (src/modules/customer/customer.service.ts).
-const SEARCH = `and (((e.first_name || E'\\x1f' || e.last_name || E'\\x1f' || e.first_name || ' ' || e.last_name || E'\\x1f' || coalesce(e.company_name, '')
-  || E'\\x1f' || coalesce(e.email, '') || E'\\x1f' || coalesce(e.phone, '') || E'\\x1f' || e.uuid::text) ilike $2`;
-
 async function customerList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
   const search = q.get('search');
   const params: unknown[] = [company];
   let where = `e.company_uuid = $1 and e.deleted_at is null`;
   if (search) {
-    const digits = search.replace(/\D/g, '');
-    params.push(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
-    if (digits) params.push(`%${digits}%`);
+    // The server's condition (src/modules/customer/customer.rules.ts), its `?` numbered from $2.
+    const cond = customerSearchSql('e', search, (t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    let n = params.length;
+    where += ` and (${cond.sql.replace(/\?/g, () => `$${++n}`)})`;
+    params.push(...cond.params);
   }
   const { total, rows } = await list('customers', where, `json_build_array(${columns('e', CUSTOMER)})`, params, page, limit, !search);
   return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };

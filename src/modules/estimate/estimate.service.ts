@@ -7,6 +7,7 @@ import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
 import { numberingService, registerNumberedKind } from '../numbering/numbering.service';
+import { statusFilterSql } from './estimate.rules';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';
 import { parseExpiry } from './estimate.dates';
@@ -68,16 +69,10 @@ export const estimateService = {
     const now = new Date();
     return listPage(ctx, Estimate, args, (w) => {
       if (args.status?.length) {
-        // The same rule as Estimate.status: a pending estimate past expires_at is 'Expired'.
-        const sql: Record<EstimateStatus, string> = {
-          [EstimateStatus.PENDING]: `(e.status = 'Pending' and (e.expires_at is null or e.expires_at > ?))`,
-          [EstimateStatus.EXPIRED]: `(e.status = 'Expired' or (e.status = 'Pending' and e.expires_at <= ?))`,
-          [EstimateStatus.ACCEPTED]: `e.status = 'Accepted'`,
-          [EstimateStatus.DECLINED]: `e.status = 'Declined'`,
-        };
+        // The same rule as Estimate.status, in its SQL form (estimate.rules.ts); each `?` is now.
         const wanted = [...new Set(args.status)];
-        const params = wanted.filter((s) => s === EstimateStatus.PENDING || s === EstimateStatus.EXPIRED).map(() => now);
-        w.and(wanted.map((s) => sql[s]).join(' or '), params);
+        const sql = wanted.map((s) => statusFilterSql(s, 'e', '?'));
+        w.and(sql.join(' or '), sql.flatMap((part) => part.split('?').slice(1).map(() => now)));
       }
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.jobUuid) w.equals('job', args.jobUuid);
