@@ -6,7 +6,7 @@ import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { numberingService, registerNumberedKind } from '../numbering/numbering.service';
+import { numberingService } from '../numbering/numbering.service';
 import { statusFilterSql } from './estimate.rules';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';
@@ -15,8 +15,6 @@ import { Estimate, EstimatePricingType, EstimateStatus } from './estimate.entity
 import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
 import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
 import { previewOf } from './estimate.preview';
-
-registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
 
 const updateRefs: RefSpec[] = [
   { field: 'jobUuid', relation: 'job', entity: Job, label: 'job' },

@@ -8,7 +8,6 @@ import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { registerNumberedKind } from '../numbering/numbering.service';
 import { completedSum, lockInvoice, restoreInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
 import { Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 import { billedJobChange, Billing, billsJob, overdueSql } from './invoice.rules';
@@ -17,8 +16,6 @@ import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { recordMarkedPaid } from './marked-paid';
 import { loadParties, writeNew } from './invoice.write';
 import { PAYMENTS_FOLLOW_INVOICE_CUSTOMER_SQL } from '../payment/payment.rules';
-
-registerNumberedKind('invoice', { table: 'invoices', column: 'invoice_number' });
 
 const refs: RefSpec[] = [
   { field: 'customerUuid', relation: 'customer', entity: Customer, label: 'customer' },
