@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, restoreRecord, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, restoreRecord, softDelete } from '../../core/crud';
 import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
@@ -8,7 +8,7 @@ import { customerSearchSql } from './customer.rules';
 const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'primaryServiceLocation', entity: Location, label: 'location' }];
 
 export const customerService = {
-  list(ctx: RequestContext, args: CustomerListArgs) {
+  list(ctx: RequestContext, args: CustomerListArgs, include?: ListInclude) {
     return listPage(ctx, Customer, args, (w) => {
       const filters = args.filter ?? [];
       if (filters.length && !filters.includes(CustomerFilter.ALL)) {
@@ -27,7 +27,7 @@ export const customerService = {
         const { sql, params } = customerSearchSql('e', args.search, containsPattern);
         w.and(sql, params);
       }
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

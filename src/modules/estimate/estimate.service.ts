@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../core/crud';
 import { companyTimezone } from '../../core/company-time';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
@@ -63,7 +63,7 @@ const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Pro
   ctx.em.transactional((em) => fn({ ...ctx, em: em as RequestContext['em'] }));
 
 export const estimateService = {
-  list(ctx: RequestContext, args: EstimateListArgs) {
+  list(ctx: RequestContext, args: EstimateListArgs, include?: ListInclude) {
     const now = new Date();
     return listPage(ctx, Estimate, args, (w) => {
       if (args.status?.length) {
@@ -78,7 +78,7 @@ export const estimateService = {
         const p = containsPattern(args.search);
         w.and(`e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?`, [p, p, p]);
       }
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { companyToday } from '../../core/company-time';
 import { canonicalJson } from '../../core/idempotency';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, resolveRef } from '../../core/crud';
 import { centsToDecimal, fromCents, toCents } from '../../core/money';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
@@ -145,7 +145,7 @@ async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<vo
 }
 
 export const invoiceService = {
-  list(ctx: RequestContext, args: InvoiceListArgs) {
+  list(ctx: RequestContext, args: InvoiceListArgs, include?: ListInclude) {
     return listPage(ctx, Invoice, args, (w) => {
       const statuses = args.status ?? [];
       if (statuses.length && !statuses.includes(InvoiceStatusFilter.ALL)) {
@@ -159,7 +159,7 @@ export const invoiceService = {
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.jobUuid) w.equals('job', args.jobUuid);
       if (args.search) w.and(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { companyTimezone } from '../../core/company-time';
-import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../core/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../core/crud';
 import { toCents } from '../../core/money';
 import { dateIn, isDateOnly, parseTimestamp } from '../../core/values';
 import { AppError } from '../../errors/app-error';
@@ -56,7 +56,7 @@ async function scheduledDateOf(ctx: RequestContext, value: string | null): Promi
 }
 
 export const jobService = {
-  list(ctx: RequestContext, args: JobListArgs) {
+  list(ctx: RequestContext, args: JobListArgs, include?: ListInclude) {
     return listPage(ctx, Job, args, (w) => {
       if (args.status?.length) w.oneOf('status', args.status);
       if (args.priority?.length) w.oneOf('priority', args.priority);
@@ -67,7 +67,7 @@ export const jobService = {
         const p = containsPattern(args.search);
         w.and(`e.title ilike ? or e.description ilike ? or e.job_number ilike ?`, [p, p, p]);
       }
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

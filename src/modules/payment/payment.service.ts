@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { applyInput, findActive, listPage, nextSequence } from '../../core/crud';
+import { applyInput, findActive, ListInclude, listPage, nextSequence } from '../../core/crud';
 import { isUuid } from '../../core/values';
 import { centsToDecimal, toCents } from '../../core/money';
 import { AppError } from '../../errors/app-error';
@@ -77,13 +77,13 @@ export async function createOnLocked(tx: RequestContext, invoice: Invoice, input
 }
 
 export const paymentService = {
-  list(ctx: RequestContext, args: PaymentListArgs) {
+  list(ctx: RequestContext, args: PaymentListArgs, include?: ListInclude) {
     return listPage(ctx, Payment, args, (w) => {
       if (args.invoiceUuid) w.equals('invoice', args.invoiceUuid);
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.paymentType?.length) w.oneOf('paymentType', args.paymentType);
       if (args.status?.length) w.oneOf('status', args.status);
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {
