@@ -1,4 +1,4 @@
-import { dateIn } from '../../core/values';
+import { dateIn } from '../../domain/values';
 
 // "Today" for a company (docs/conventions.md, "Company time"), once in each form: TypeScript for
 // records in hand, SQL for statements that judge many rows at once. test/modules/company/

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../core/context';
-import { companyToday } from '../../core/company-time';
-import { validateInput } from '../../core/validation';
+import type { RequestContext } from '../../data/context';
+import { companyToday } from '../../data/company-time';
+import { validateInput } from '../../schema/validation';
 import { PaymentStatus, PaymentType } from '../payment/payment.entity';
 import { PaymentCreateInput } from '../payment/payment.inputs';
 import { createOnLocked } from '../payment/payment.service';

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { useTestApp, createTenant, rest, Tenant } from '../../helpers/app';
 import { makeInvoice } from '../../helpers/billing';
-import { companyTimezone } from '../../../src/core/company-time';
-import type { RequestContext } from '../../../src/core/context';
-import { TENANT_FILTER } from '../../../src/core/base.entity';
+import { companyTimezone } from '../../../src/data/company-time';
+import type { RequestContext } from '../../../src/data/context';
+import { TENANT_FILTER } from '../../../src/schema/base.entity';
 import { Company } from '../../../src/modules/company/company.entity';
 import { companyTodayIn, companyTodaySql, DEFAULT_TIMEZONE } from '../../../src/modules/company/company.rules';
 

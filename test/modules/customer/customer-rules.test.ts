@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { workerDatabase } from '../../helpers/app';
-import { containsPattern } from '../../../src/core/crud';
+import { containsPattern } from '../../../src/data/crud';
 import { customerSearchFieldsSql, customerSearchSql, customerSearchTextSql, SEARCH_SEPARATOR } from '../../../src/modules/customer/customer.rules';
 
 // Customer search (src/modules/customer/customer.rules.ts): the joined text is the expression of
