@@ -1,3 +1,4 @@
+import { invoiceTodaySql } from '../src/modules/invoice/invoice.rules';
 // The list statements of the raw baseline (bench/baseline.ts), written as the server's read model
 // writes them (src/data/list.ts; committed under src/data/queries/): test/data/bench-baseline-sql.test.ts
 // checks each against the committed SQL.
@@ -17,9 +18,9 @@ export const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
 export const GQL_PAYMENT = ['uuid', 'payment_number', 'amount', 'payment_date', 'status'];
 
 const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0] === '=' ? `"${alias}"."${c.slice(1)}"` : `("${alias}"."${c}")::text`)).join(', ');
-// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company).
-const companyToday = () =>
-  `((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select $1::uuid as "company_uuid") as "co"))::text`;
+// The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company),
+// from the rule's SQL form (src/modules/invoice/invoice.rules.ts).
+const companyToday = () => `((select ${invoiceTodaySql('"co"')}::text from (select $1::uuid as "company_uuid") as "co"))::text`;
 const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
 const customerOf = (cols: readonly string[]) =>
   `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;

@@ -2,8 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { CUSTOMER, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
+import { customerSearchSql } from '../src/modules/customer/customer.rules';
+import { isOverdue } from '../src/modules/invoice/invoice.rules';
 
-// The raw baseline: node:http + pg and nothing else. For each benchmarked route it runs the SQL
+// The raw baseline: node:http + pg and nothing else (but the rules' pure SQL and TS forms,
+// src/modules/*/*.rules.ts, imported rather than copied). For each benchmarked route it runs the SQL
 // the server runs (authentication and single records as in the server's DEBUG_SQL log; a list's page,
 // count and related records in one statement of JSON arrays, bench/baseline-sql.ts, checked against
 // the read model's committed SQL by test/data/bench-baseline-sql.test.ts) and writes the same JSON
@@ -63,8 +66,8 @@ function customerJson(r: Row): Row {
   };
 }
 
-const invoiceStatus = (r: Row) =>
-  r.status === 'Pending' && Number(r.balance_amount) > 0 && r.company_today && r.due_date < r.company_today ? 'Overdue' : r.status;
+// The server's overdue rule, its TS form (src/modules/invoice/invoice.rules.ts).
+const invoiceStatus = (r: Row) => (isOverdue(r.status, Number(r.balance_amount), r.due_date, r.company_today) ? 'Overdue' : r.status);
 
 function invoiceJson(r: Row): Row {
   return {
@@ -130,20 +133,17 @@ function pageArgs(q: URLSearchParams): { page: number; limit: number } {
 
 const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, total_pages: Math.ceil(total / limit) });
 
-// The customer fields as one text joined by U+001F (src/modules/customer/customer.service.ts).
-const SEARCH = `and (((e.first_name || E'\\x1f' || e.last_name || E'\\x1f' || e.first_name || ' ' || e.last_name || E'\\x1f' || coalesce(e.company_name, '')
-  || E'\\x1f' || coalesce(e.email, '') || E'\\x1f' || coalesce(e.phone, '') || E'\\x1f' || e.uuid::text) ilike $2`;
-
 async function customerList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
   const search = q.get('search');
   const params: unknown[] = [company];
   let where = `e.company_uuid = $1 and e.deleted_at is null`;
   if (search) {
-    const digits = search.replace(/\D/g, '');
-    params.push(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where += ` ${SEARCH}` + (digits ? ` or regexp_replace(coalesce(e.phone, ''), '\\D', '', 'g') like $3))` : '))');
-    if (digits) params.push(`%${digits}%`);
+    // The server's condition (src/modules/customer/customer.rules.ts), its `?` numbered from $2.
+    const cond = customerSearchSql('e', search, (t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    let n = params.length;
+    where += ` and (${cond.sql.replace(/\?/g, () => `$${++n}`)})`;
+    params.push(...cond.params);
   }
   const { total, rows } = await list('customers', where, CUSTOMER_ROW, params, page, limit, !search);
   return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };

@@ -1,16 +1,16 @@
 import type { RequestContext } from './context';
 import { Location } from '../modules/location/location.entity';
-import { dateIn } from '../domain/values';
+import { companyTodayIn, DEFAULT_TIMEZONE } from '../modules/company/company.rules';
 
-export const DEFAULT_TIMEZONE = 'America/New_York';
+export { DEFAULT_TIMEZONE };
 
-/** The company timezone: its primary location's, else America/New_York (docs/conventions.md). */
+/** The company timezone: its primary location's, else DEFAULT_TIMEZONE (src/modules/company/company.rules.ts, docs/conventions.md). */
 export async function companyTimezone(ctx: RequestContext): Promise<string> {
   const primary = await ctx.em.findOne(Location, { company: ctx.company, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
   return primary?.timezone ?? DEFAULT_TIMEZONE;
 }
 
-/** "Today" (default issue dates, overdue, expiry): the date in the company timezone. */
+/** "Today" (default issue dates, overdue, expiry): the date in the company timezone (companyTodayIn). */
 export async function companyToday(ctx: RequestContext, now = new Date()): Promise<string> {
-  return dateIn(await companyTimezone(ctx), now);
+  return companyTodayIn(await companyTimezone(ctx), now);
 }

@@ -1,11 +1,11 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, ReferenceKind } from '@mikro-orm/core';
 import { EntityName, raw } from '@mikro-orm/postgresql';
 import { inTransaction, RequestContext } from './context';
 import { AppError } from '../errors/app-error';
 import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
 import { isUuid } from '../domain/values';
-import { leanColumn, leanList } from './list';
+import { leanColumn, leanList, Related } from './list';
 import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -36,16 +36,41 @@ export interface ListWhere {
 }
 
 /**
+ * What a list reads besides its page, given by its caller: the related records to load with the
+ * page (which then wait in the request's loaders), and with `props` the only properties of the
+ * records that will be read (null: all). GraphQL derives it from the selection
+ * (src/graphql/prefetch.ts listPlan), a REST list route from its embedded summaries (referencedInclude).
+ */
+export interface ListInclude {
+  related: readonly Related[];
+  props: readonly string[] | null;
+}
+
+/** A list that reads its records whole and nothing else. */
+export const NO_INCLUDE: ListInclude = { related: [], props: null };
+
+/** The records of `targets` that `entity`'s records refer to (through its single many-to-one to each), such as the summaries REST embeds. */
+export function referencedInclude(ctx: RequestContext, entity: Function, targets: readonly Function[]): ListInclude {
+  const meta = ctx.em.getMetadata().find(entity.name);
+  if (!meta) return NO_INCLUDE;
+  const related = targets.flatMap((target): Related[] => {
+    const to = meta.props.filter((p) => p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta?.class === target);
+    return to.length === 1 ? [{ kind: 'one', prop: to[0].name }] : [];
+  });
+  return { related, props: null };
+}
+
+/**
  * Newest first (created_at desc, uuid desc), or in the order `sort` names (src/schema/sorting.ts), ties
  * by the key in the same direction; stable across pages; soft-deleted only on request;
  * `updatedSince` keeps the rows with updated_at at or after it.
- * One statement (leanList) brings the page, its count and the related records the request said it
- * will ask for (`ctx.loaders.expect`), which then wait in the loaders. It is written from the
+ * One statement (leanList) brings the page, its count and the related records `include` names
+ * (ListInclude), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
  * CPU than the rest of a list request together). The items are lean read-only instances (src/data/record.ts):
  * for reading and serializing, not for changes (load the record with findActive to change it).
  */
-export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
+export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void, include: ListInclude = NO_INCLUDE): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
   const column = (property: string) => `e.${leanColumn(ctx.em, entity, property)}`;
   const meta = ctx.em.getMetadata().find(entity as any)!;
@@ -78,8 +103,7 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   where?.(w);
   const sql = conditions.join(' and ');
   const live = !args.includeDeleted && deletable && conditions.length === unfiltered;
-  const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live, order });
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, live, order });
   for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
   return pageOf(list.items, list.total, page, limit);
 }

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { helper, ReferenceKind } from '@mikro-orm/core';
+import { helper } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Related } from './list';
 import { leanByKeys } from './keyed';
@@ -16,10 +16,9 @@ export type Awaitable<T> = T | Promise<T>;
  * targets); relation lists hold the records that are not deleted, newest first. Records are lean
  * read-only instances (src/data/record.ts, src/data/keyed.ts), loaded with the statements em.find would run.
  *
- * A request that knows which relations of a list's records it will ask for (the GraphQL
- * selection, the REST embeds) says so with `expect` before the list runs; the list then loads
- * them with its page (leanList) and primes these loaders, so that the relation fields find them
- * here. A primed entry holds what its loader would have loaded for the same key (the record with
+ * A list given the relations of its records that the request will ask for (ListInclude: the
+ * GraphQL selection, the REST embeds, passed to the service as an argument) loads them with its
+ * page (leanList) and primes these loaders, so that the relation fields find them here. A primed entry holds what its loader would have loaded for the same key (the record with
  * that id; the live records of that parent, newest first), so an expectation that is not used
  * costs work, never a wrong answer. A GraphQL list may prime records read in part: only the
  * columns that the operation's selections of that type read, anywhere in it
@@ -33,7 +32,6 @@ export class Loaders {
   private readonly primedById = new Map<Cls, Map<string, any>>();
   private readonly primedLists = new Map<string, Map<string, any[]>>();
   private readonly named = new Map<string, DataLoader<any, any>>();
-  private readonly expected = new Map<Cls, { related: Related[]; props: readonly string[] | null }>();
 
   constructor(
     private readonly em: EntityManager,
@@ -68,36 +66,6 @@ export class Loaders {
     let loader = this.named.get(name);
     if (!loader) this.named.set(name, (loader = new DataLoader<K, V>(load as never)));
     return loader as DataLoader<K, V>;
-  }
-
-  /**
-   * The relations of `entity`'s records this request will ask for, and with `props` the only
-   * properties of the records it will read (null: any). Added to what was expected before.
-   */
-  expect(entity: Cls, related: readonly Related[], props: readonly string[] | null = null): void {
-    const was = this.expected.get(entity);
-    const list = [...(was?.related ?? [])];
-    for (const r of related) {
-      const i = list.findIndex((x) => x.kind === r.kind && x.prop === r.prop && (x.kind === 'one' || x.entity === (r as typeof x).entity));
-      if (i < 0) list.push(r);
-      else list[i] = { ...list[i], props: union(list[i].props, r.props) };
-    }
-    this.expected.set(entity, { related: list, props: was ? union(was.props, props) : props });
-  }
-
-  /** The records of `targets` that `entity`'s records refer to (through its single many-to-one to each), such as the summaries REST embeds. */
-  expectReferenced(entity: Cls, targets: readonly Cls[]): void {
-    const meta = this.em.getMetadata().find(entity.name);
-    if (!meta) return;
-    const related = targets.flatMap((target): Related[] => {
-      const to = meta.props.filter((p) => p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta?.class === target);
-      return to.length === 1 ? [{ kind: 'one', prop: to[0].name }] : [];
-    });
-    this.expect(entity, related);
-  }
-
-  expectedOf(entity: Cls): { related: Related[]; props: readonly string[] | null } {
-    return this.expected.get(entity) ?? { related: [], props: null };
   }
 
   /** Records loaded with a list, as the loaders would have loaded them: `values[i]` belongs to `records[i]`. */
@@ -152,9 +120,4 @@ export class Loaders {
     }
     return loader;
   }
-}
-
-/** Properties read by either of two callers (null: any). */
-function union(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): string[] | null {
-  return a && b ? [...new Set([...a, ...b])].sort() : null;
 }

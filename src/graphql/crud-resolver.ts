@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../data/context';
+import type { ListInclude } from '../data/crud';
 import { DeleteResult, Page, PageType } from '../schema/pagination';
 import { UUIDScalar } from '../schema/scalars';
 import { listPlan } from './prefetch';
@@ -8,7 +9,7 @@ import { listPlan } from './prefetch';
 type Cls<T = any> = new () => T;
 
 export interface CrudService<T, C, U, L> {
-  list(ctx: RequestContext, args: L): Promise<Page<T>>;
+  list(ctx: RequestContext, args: L, include?: ListInclude): Promise<Page<T>>;
   get(ctx: RequestContext, uuid: string): Promise<T>;
   create(ctx: RequestContext, input: C): Promise<T>;
   update(ctx: RequestContext, uuid: string, input: U): Promise<T>;
@@ -43,9 +44,7 @@ export function CrudResolver<T, C, U, L>(o: {
     @Query(() => PageCls, { name: o.plural })
     list(@Ctx() ctx: RequestContext, @Args(() => o.listArgs) args: L, @Info() info: GraphQLResolveInfo): Promise<Page<T>> {
       // What the selection reads of the items and their relations comes with the page (src/graphql/prefetch.ts).
-      const plan = listPlan(ctx.em, o.entity, info);
-      ctx.loaders.expect(o.entity, plan.related, plan.props);
-      return o.service.list(ctx, args);
+      return o.service.list(ctx, args, listPlan(ctx.em, o.entity, info));
     }
 
     @Mutation(() => o.entity, { name: `create${name}` })

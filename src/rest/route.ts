@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { RequestContext } from '../data/context';
 import type { Addon } from '../modules/company/company.entity';
+import type { ListInclude } from '../data/crud';
 
 type Cls = new () => any;
 
@@ -20,6 +21,8 @@ export interface RouteArgs<B = any, Q = any> {
   body: B;
   query: Q;
   req: Request;
+  /** A list route's embedded summaries, to load with its page (referencedInclude, src/data/crud.ts). */
+  include?: ListInclude;
 }
 
 /** One REST route: a row of the route table. */

@@ -13,6 +13,7 @@ import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from '.
 import type { Embed, RouteDef } from './route';
 import { FileResult } from '../modules/document/document.service';
 import { sendFile } from '../modules/document/document-files.route';
+import { referencedInclude } from '../data/crud';
 
 export const JSON_LIMIT = '1mb';
 
@@ -88,9 +89,9 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
         query = queryToInput(route.query, req.query as Record<string, unknown>);
         await validateInput(query, 'rest');
       }
-      // A list's embedded summaries come with its page (Loaders.expectReferenced).
-      if (route.plural && route.embed?.length) ctx.loaders.expectReferenced(route.output, route.embed.map((e) => e.entity));
-      const args = { params: req.params as Record<string, string>, body, query, req };
+      // A list's embedded summaries come with its page: the list route passes them on (RouteArgs.include).
+      const include = route.plural && route.embed?.length ? referencedInclude(ctx, route.output, route.embed.map((e) => e.entity)) : undefined;
+      const args = { params: req.params as Record<string, string>, body, query, req, include };
       const run = () => route.call(ctx, args);
       const current = async () => shape(conditional!, ctx, await conditional!.call(ctx, { ...args, body: undefined, query: undefined }));
       const result = conditional && req.header('if-match') !== undefined ? await underIfMatch(ctx, req, route, conditional, current, run) : await run();

@@ -90,7 +90,7 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/locations/:uuid', summary: 'Delete a location (not the primary one)', output: DeleteResult, call: (ctx, a) => locationService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/locations/:uuid/restore', summary: 'Restore a deleted location (never primary)', output: Location, call: (ctx, a) => locationService.restore(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: [customer], call: (ctx, a) => invoiceService.list(ctx, a.query) },
+  { method: 'GET', path: '/invoices', summary: 'List invoices', plural: 'invoices', query: InvoiceListArgs, output: Invoice, embed: [customer], call: (ctx, a) => invoiceService.list(ctx, a.query, a.include) },
   { method: 'GET', path: '/invoices/:uuid', summary: 'Get an invoice with customer, job, estimate and location', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.get(ctx, a.params.uuid) },
   { method: 'GET', path: '/invoices/:uuid/pdf', summary: 'The invoice as a PDF', output: DocumentFile, file: 'application/pdf', call: (ctx, a) => documentService.pdf(ctx, 'invoice', a.params.uuid) },
   { method: 'POST', path: '/invoices/:uuid/share_link', summary: 'A link that opens the invoice for the customer (no key needed)', body: ShareLinkInput, output: ShareLink, call: (ctx, a) => shareService.create(ctx, 'invoice', a.params.uuid, a.body) },
@@ -103,14 +103,14 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/invoices/:uuid', summary: 'Delete an invoice (not one with Completed payments)', output: DeleteResult, call: (ctx, a) => invoiceService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/invoices/:uuid/restore', summary: 'Restore a deleted invoice (its customer must be live)', output: Invoice, embed: invoiceEmbeds, call: (ctx, a) => invoiceService.restore(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/payments', summary: 'List payments', plural: 'payments', query: PaymentListArgs, output: Payment, embed: [invoice], call: (ctx, a) => paymentService.list(ctx, a.query) },
+  { method: 'GET', path: '/payments', summary: 'List payments', plural: 'payments', query: PaymentListArgs, output: Payment, embed: [invoice], call: (ctx, a) => paymentService.list(ctx, a.query, a.include) },
   { method: 'GET', path: '/payments/:uuid', summary: 'Get a payment with invoice and customer', output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/payments', summary: 'Record a payment on an invoice', body: PaymentCreateInput, output: Payment, embed: paymentEmbeds, creates: true, call: (ctx, a) => paymentService.create(ctx, a.body) },
   { method: 'PUT', path: '/payments/:uuid', summary: 'Update a payment (the invoice balance follows)', body: PaymentUpdateInput, output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/payments/:uuid', summary: 'Delete a payment (the invoice balance follows)', output: DeleteResult, call: (ctx, a) => paymentService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/payments/:uuid/restore', summary: 'Restore a deleted payment (it counts on its invoice again; never overpays)', output: Payment, embed: paymentEmbeds, call: (ctx, a) => paymentService.restore(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [customer], call: (ctx, a) => jobService.list(ctx, a.query) },
+  { method: 'GET', path: '/jobs', summary: 'List jobs', plural: 'jobs', query: JobListArgs, output: Job, embed: [customer], call: (ctx, a) => jobService.list(ctx, a.query, a.include) },
   { method: 'GET', path: '/jobs/:uuid', summary: 'Get a job with customer, location and assigned user', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs', summary: 'Create a job', body: JobCreateInput, output: Job, embed: jobEmbeds, creates: true, call: (ctx, a) => jobService.create(ctx, a.body) },
   { method: 'PUT', path: '/jobs/:uuid', summary: 'Update a job', body: JobUpdateInput, output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.update(ctx, a.params.uuid, a.body) },
@@ -118,7 +118,7 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/jobs/:uuid', summary: 'Delete a job', output: DeleteResult, call: (ctx, a) => jobService.remove(ctx, a.params.uuid) },
   { method: 'POST', path: '/jobs/:uuid/restore', summary: 'Restore a deleted job (its customer must be live; it keeps its number)', output: Job, embed: jobEmbeds, call: (ctx, a) => jobService.restore(ctx, a.params.uuid) },
 
-  { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query) },
+  { method: 'GET', path: '/jobs/:job_uuid/photos', summary: "List a job's photos", plural: 'photos', query: PhotoListArgs, output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.list(ctx, a.params.job_uuid, a.query, a.include) },
   { method: 'GET', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Get a job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.get(ctx, a.params.job_uuid, a.params.photo_uuid) },
   { method: 'POST', path: '/jobs/:job_uuid/photos', summary: 'Upload job photos (multipart/form-data; needs the job_photos add-on)', output: PhotoUploadResult, embed: [photoUser], embedIn: 'photos', addon: 'job_photos', multipart: { fields: PHOTO_MULTIPART_FIELDS }, call: (ctx, a) => jobPhotoService.upload(ctx, a.params.job_uuid, restUploadSource(a.req)) },
   { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
@@ -143,7 +143,7 @@ export const routes: RouteDef[] = [
 
   // Before the /estimates/:uuid rows: 'preview' is not an estimate id.
   { method: 'POST', path: '/estimates/preview', summary: 'Estimate totals without creating (dry run)', body: EstimatePreviewInput, output: EstimatePreview, call: (ctx, a) => estimateService.preview(ctx, a.body) },
-  { method: 'GET', path: '/estimates', summary: 'List estimates', plural: 'estimates', query: EstimateListArgs, output: Estimate, embed: [customer], call: (ctx, a) => estimateService.list(ctx, a.query) },
+  { method: 'GET', path: '/estimates', summary: 'List estimates', plural: 'estimates', query: EstimateListArgs, output: Estimate, embed: [customer], call: (ctx, a) => estimateService.list(ctx, a.query, a.include) },
   { method: 'GET', path: '/estimates/:uuid', summary: 'Get an estimate with customer, job, template and location', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.get(ctx, a.params.uuid) },
   { method: 'POST', path: '/estimates', summary: 'Create an estimate from a template', body: EstimateCreateInput, output: Estimate, embed: estimateEmbeds, creates: true, call: (ctx, a) => estimateService.create(ctx, a.body) },
   { method: 'PUT', path: '/estimates/:uuid', summary: 'Update an estimate (permitted fields only)', body: EstimateUpdateInput, output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.update(ctx, a.params.uuid, a.body) },

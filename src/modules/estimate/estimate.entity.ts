@@ -13,6 +13,7 @@ import { DecimalNumberType } from '../template/decimal-type';
 import { User } from '../user/user.entity';
 import type { PricingSnapshot } from './estimate.pricing';
 import { GlobalId, Node } from '../../schema/global-id';
+import { isExpired } from './estimate.rules';
 
 /** An acceptance signed through a customer link. */
 export interface EstimateAcceptance {
@@ -88,8 +89,9 @@ export class Estimate extends TenantEntity {
     return this.isExpired() ? EstimateStatus.EXPIRED : this.storedStatus;
   }
 
+  /** isExpired of estimate.rules.ts on this record. */
   isExpired(now = new Date()): boolean {
-    return this.storedStatus === EstimateStatus.PENDING && this.expiresAt !== null && now.getTime() >= this.expiresAt.getTime();
+    return isExpired(this.storedStatus, this.expiresAt, now);
   }
 
   @ApiField('template_name', 'string') @Property({ type: 'text' }) templateName!: string;

@@ -1,12 +1,13 @@
 import { inTransaction, RequestContext } from '../../data/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../data/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../data/crud';
 import { companyTimezone } from '../../data/company-time';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { numberingService, registerNumberedKind } from '../numbering/numbering.service';
+import { numberingService } from '../numbering/numbering.service';
+import { statusFilterSql } from './estimate.rules';
 import { Template } from '../template/template.entity';
 import { User } from '../user/user.entity';
 import { parseExpiry } from './estimate.dates';
@@ -14,8 +15,6 @@ import { Estimate, EstimatePricingType, EstimateStatus } from './estimate.entity
 import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
 import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
 import { previewOf } from './estimate.preview';
-
-registerNumberedKind('estimate', { table: 'estimates', column: 'estimate_number' });
 
 const updateRefs: RefSpec[] = [
   { field: 'jobUuid', relation: 'job', entity: Job, label: 'job' },
@@ -64,20 +63,14 @@ const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Pro
   inTransaction(ctx, fn);
 
 export const estimateService = {
-  list(ctx: RequestContext, args: EstimateListArgs) {
+  list(ctx: RequestContext, args: EstimateListArgs, include?: ListInclude) {
     const now = new Date();
     return listPage(ctx, Estimate, args, (w) => {
       if (args.status?.length) {
-        // The same rule as Estimate.status: a pending estimate past expires_at is 'Expired'.
-        const sql: Record<EstimateStatus, string> = {
-          [EstimateStatus.PENDING]: `(e.status = 'Pending' and (e.expires_at is null or e.expires_at > ?))`,
-          [EstimateStatus.EXPIRED]: `(e.status = 'Expired' or (e.status = 'Pending' and e.expires_at <= ?))`,
-          [EstimateStatus.ACCEPTED]: `e.status = 'Accepted'`,
-          [EstimateStatus.DECLINED]: `e.status = 'Declined'`,
-        };
+        // The same rule as Estimate.status, in its SQL form (estimate.rules.ts); each `?` is now.
         const wanted = [...new Set(args.status)];
-        const params = wanted.filter((s) => s === EstimateStatus.PENDING || s === EstimateStatus.EXPIRED).map(() => now);
-        w.and(wanted.map((s) => sql[s]).join(' or '), params);
+        const sql = wanted.map((s) => statusFilterSql(s, 'e', '?'));
+        w.and(sql.join(' or '), sql.flatMap((part) => part.split('?').slice(1).map(() => now)));
       }
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.jobUuid) w.equals('job', args.jobUuid);
@@ -85,7 +78,7 @@ export const estimateService = {
         const p = containsPattern(args.search);
         w.and(`e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?`, [p, p, p]);
       }
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

@@ -10,6 +10,7 @@ import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
 import { GlobalId, Node } from '../../schema/global-id';
+import { invoiceTodaySql, isOverdue } from './invoice.rules';
 
 export enum InvoiceStatus {
   DRAFT = 'Draft',
@@ -25,17 +26,6 @@ export enum InvoiceType {
   PROGRESS = 'Progress',
 }
 registerEnumType(InvoiceType, { name: 'InvoiceType' });
-
-/**
- * "Today" in the company timezone (primary location's, else America/New_York), as SQL (docs/conventions.md),
- * for the company whose uuid the SQL expression `companyUuid` gives.
- */
-export const companyTodaySqlOf = (companyUuid: string) =>
-  `(now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = ${companyUuid}
-     and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date`;
-
-/** The company's "today" of the invoice row under `invoiceAlias`. */
-export const companyTodaySql = (invoiceAlias: string) => companyTodaySqlOf(`${invoiceAlias}.company_uuid`);
 
 /** A stored line item as both surfaces show it: with its computed line total and tax. */
 @ObjectType('InvoiceLineItem')
@@ -126,18 +116,14 @@ export class Invoice extends TenantEntity {
   /** Draft, Pending or Paid as stored; 'Overdue' is derived in `status`. */
   @Property({ type: 'text', fieldName: 'status' }) storedStatus: InvoiceStatus = InvoiceStatus.PENDING;
 
-  /** The company's "today", read with the row so that every read judges overdue alike. */
-  @Formula((t) => `${companyTodaySql(t.alias)}::text`, { type: 'string', lazy: false })
+  /** The company's "today", read with the row so that every read judges overdue alike (invoice.rules.ts). */
+  @Formula((t) => `${invoiceTodaySql(t.alias)}::text`, { type: 'string', lazy: false })
   companyToday?: string;
 
-  // A Pending invoice past its due date with a balance reads as 'Overdue'; a draft never does.
+  // A Pending invoice past its due date with a balance reads as 'Overdue' (isOverdue, invoice.rules.ts).
   @ApiField('status', 'enum', { enum: InvoiceStatus })
   get status(): InvoiceStatus {
     if (isOverdue(this.storedStatus, this.balanceAmountCents, this.dueDate, this.companyToday)) return InvoiceStatus.OVERDUE;
     return this.storedStatus;
   }
-}
-
-export function isOverdue(stored: InvoiceStatus, balanceCents: number, dueDate: string, today: string | undefined): boolean {
-  return stored === InvoiceStatus.PENDING && balanceCents > 0 && !!today && dueDate < today;
 }

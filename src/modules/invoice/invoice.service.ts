@@ -2,24 +2,21 @@ import { ofCompany } from '../../data/tenant';
 import { inTransaction, RequestContext } from '../../data/context';
 import { companyToday } from '../../data/company-time';
 import { canonicalJson } from '../../data/idempotency';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../data/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, resolveRef } from '../../data/crud';
 import { centsToDecimal, fromCents, toCents } from '../../domain/money';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
-import { Job, JobStatus } from '../job/job.entity';
-import { setJobStatus } from '../job/job.service';
+import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { registerNumberedKind } from '../numbering/numbering.service';
 import { completedSum, lockInvoice, restoreInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
-import { companyTodaySql, Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { billedJobChange, Billing, billsJob, overdueSql } from './invoice.rules';
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { recordMarkedPaid } from './marked-paid';
 import { loadParties, writeNew } from './invoice.write';
-import { Payment } from '../payment/payment.entity';
-
-registerNumberedKind('invoice', { table: 'invoices', column: 'invoice_number' });
+import { PAYMENTS_FOLLOW_INVOICE_CUSTOMER_SQL } from '../payment/payment.rules';
 
 const refs: RefSpec[] = [
   { field: 'customerUuid', relation: 'customer', entity: Customer, label: 'customer' },
@@ -140,19 +137,21 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   return invoice;
 }
 
-/** A job being invoiced becomes 'Invoiced' (sets invoiced_at) unless it is already 'Complete'. */
+const billingOf = (invoice: Invoice): Billing => ({ jobUuid: invoice.jobUuid, draft: invoice.storedStatus === InvoiceStatus.DRAFT });
+
+/** The job an invoice bills changes as create changes it (billedJobChange, invoice.rules.ts). */
 async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<void> {
   const job = await loadJob(tx, invoice);
-  if (job && job.status !== JobStatus.COMPLETE) setJobStatus(job, JobStatus.INVOICED);
+  if (job) Object.assign(job, billedJobChange(job));
 }
 
 export const invoiceService = {
-  list(ctx: RequestContext, args: InvoiceListArgs) {
+  list(ctx: RequestContext, args: InvoiceListArgs, include?: ListInclude) {
     return listPage(ctx, Invoice, args, (w) => {
       const statuses = args.status ?? [];
       if (statuses.length && !statuses.includes(InvoiceStatusFilter.ALL)) {
-        // The same overdue rule as reads: Pending, past due in the company's today, with a balance.
-        const overdue = `(e.status = 'Pending' and e.balance_amount > 0 and e.due_date < ${companyTodaySql('e')})`;
+        // The same overdue rule as reads (invoice.rules.ts), in its SQL form.
+        const overdue = overdueSql('e');
         const parts = statuses.map((s) =>
           s === InvoiceStatusFilter.OVERDUE ? overdue : s === InvoiceStatusFilter.PENDING ? `(e.status = 'Pending' and not ${overdue})` : `e.status = '${s}'`,
         );
@@ -161,7 +160,7 @@ export const invoiceService = {
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.jobUuid) w.equals('job', args.jobUuid);
       if (args.search) w.and(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -216,16 +215,17 @@ export const invoiceService = {
       const invoice = await lockInvoice(tx, current.uuid, 'uuid');
       if (invoice.deletedAt) throw AppError.notFound('Invoice');
       const oldJob = invoice.jobUuid;
-      const wasDraft = invoice.storedStatus === InvoiceStatus.DRAFT;
+      const before = billingOf(invoice);
       const readAs = invoice.status;
       const paid = await completedSum(tx, invoice.uuid);
       await applyInput(tx, invoice, input, refs, SPECIAL);
       if (input.jobUuid !== undefined || input.customerUuid !== undefined || input.estimateUuid !== undefined || input.dueDate !== undefined || input.issueDate !== undefined) {
         await checkParties(tx, invoice);
       }
-      // A payment's customer is always its invoice's.
+      // A payment's customer is always its invoice's (payment.rules.ts): the invoice row first.
       if (input.customerUuid !== undefined) {
-        await em.nativeUpdate(Payment, { invoice: invoice.uuid, customer: { $ne: invoice.customer.uuid } }, { customer: invoice.customer.uuid, updatedAt: new Date() });
+        await em.flush();
+        await em.getConnection().execute(PAYMENTS_FOLLOW_INVOICE_CUSTOMER_SQL, [invoice.uuid, ctx.companyId], 'run', em.getTransactionContext());
       }
       invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, invoice.progressPercentage);
       // Amounts are recomputed when line items or amounts change; otherwise they stay as stored.
@@ -246,8 +246,8 @@ export const invoiceService = {
       settle(invoice, paid);
       // The status a GET showed, sent back unchanged, is no request to change it (GET → edit → PUT).
       await applyStatus(tx, invoice, input.status === readAs ? undefined : input.status, paid);
-      // A job newly billed (a draft sent, or the invoice moved to it) becomes 'Invoiced'.
-      if ((wasDraft || oldJob !== invoice.jobUuid) && invoice.storedStatus !== InvoiceStatus.DRAFT) await markJobInvoiced(tx, invoice);
+      // A job newly billed (a draft sent, or the invoice moved to it): the billing rule of create.
+      if (billsJob(before, billingOf(invoice))) await markJobInvoiced(tx, invoice);
       await syncInvoice(tx, invoice);
       if (oldJob && oldJob !== invoice.jobUuid) await syncJobPaidAt(tx, oldJob);
       return invoice;

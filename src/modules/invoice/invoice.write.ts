@@ -4,10 +4,11 @@ import { isUuid } from '../../domain/values';
 import { leanColumn } from '../../data/list';
 import { markClean } from '../../data/orm-adapter';
 import { Customer } from '../customer/customer.entity';
-import { Job, JobStatus } from '../job/job.entity';
-import { statusChange } from '../job/job.service';
+import { Job } from '../job/job.entity';
 import { numberingService } from '../numbering/numbering.service';
-import { companyTodaySqlOf, Invoice, InvoiceStatus } from './invoice.entity';
+import { Invoice, InvoiceStatus } from './invoice.entity';
+import { billedJobChange, billsJob } from './invoice.rules';
+import { companyTodaySql } from '../company/company.rules';
 
 // The two statements of an invoice create besides the key lookup (invoiceService.create): one
 // reads what the create needs (loadParties), one writes the invoice with its job's changes and
@@ -17,7 +18,7 @@ import { companyTodaySqlOf, Invoice, InvoiceStatus } from './invoice.entity';
 const partiesQuery = perMetadata((metadata) => {
   const jobColumns = mappedColumns(metadata, Job);
   const customerColumns = mappedColumns(metadata, Customer);
-  const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySqlOf('"j"."company_uuid"')}::text as "company_today"`];
+  const select = [...aliasedColumns('j', jobColumns), ...aliasedColumns('c', customerColumns), `${companyTodaySql('"j"."company_uuid"')}::text as "company_today"`];
   const sql =
     `select ${select.join(', ')} from "${metadata.get(Job.name).tableName}" as "j" ` +
     `left join "${metadata.get(Customer.name).tableName}" as "c" on "c"."uuid" = ? and "c"."company_uuid" = "j"."company_uuid" and "c"."deleted_at" is null ` +
@@ -27,7 +28,7 @@ const partiesQuery = perMetadata((metadata) => {
 
 /**
  * What a create needs besides the body, in one statement: the job, the customer sent, and the
- * company's today as invoices read it (companyTodaySql). Both records must be the company's and
+ * company's today as invoices read it (companyTodaySql, src/modules/company/company.rules.ts). Both records must be the company's and
  * not deleted, as resolveRef requires; null when one is not (the caller then resolves them one by
  * one). They become managed entities, as em.find would make them.
  */
@@ -46,12 +47,12 @@ export async function loadParties(tx: RequestContext, jobUuid: string, customerU
 
 /**
  * What a new invoice changes on its job; nothing for a draft, which does not count (docs/invoices-and-payments.md).
- * The job becomes 'Invoiced' unless it is 'Complete' (setJobStatus's side effects), and it has no
+ * The billing rule of update too (billsJob, billedJobChange in invoice.rules.ts), and the job has no
  * paid_at: a new invoice has no payments, so it is not 'Paid', even with a total of 0.
  */
 function jobChange(job: Job, invoice: Invoice): Partial<Job> {
-  if (invoice.storedStatus === InvoiceStatus.DRAFT) return {};
-  const change: Partial<Job> = job.status === JobStatus.COMPLETE ? {} : statusChange(job, JobStatus.INVOICED);
+  if (!billsJob(null, { jobUuid: job.uuid, draft: invoice.storedStatus === InvoiceStatus.DRAFT })) return {};
+  const change: Partial<Job> = billedJobChange(job);
   change.paidAt = null;
   const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b);
   for (const key of Object.keys(change) as Array<keyof Job>) if (same(change[key], job[key])) delete change[key];

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../data/context';
-import { findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
+import { findActive, ListInclude, listPage, restoreRecord, softDelete } from '../../data/crud';
 import { requireAddon } from '../../auth/addons';
 import { AppError } from '../../errors/app-error';
 import { discardStaged, StagedFile } from '../../storage/staging';
@@ -41,12 +41,12 @@ async function findPhoto(ctx: RequestContext, jobUuid: string, uuid: string): Pr
 }
 
 export const jobPhotoService = {
-  async list(ctx: RequestContext, jobUuid: string, args: PhotoListArgs) {
+  async list(ctx: RequestContext, jobUuid: string, args: PhotoListArgs, include?: ListInclude) {
     const parent = await job(ctx, jobUuid);
     const page = await listPage(ctx, JobPhoto, args, (w) => {
       w.equals('job', parent.uuid);
       if (args.photoType?.length) w.oneOf('photoType', args.photoType);
-    });
+    }, include);
     await withPhotoUrls(ctx, page.items);
     return page;
   },

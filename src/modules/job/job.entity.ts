@@ -10,18 +10,9 @@ import { Location } from '../location/location.entity';
 import { User } from '../user/user.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 
-export enum JobStatus {
-  NEW = 'New',
-  CONTACTED = 'Contacted',
-  SCHEDULED = 'Scheduled',
-  IN_PROGRESS = 'In Progress',
-  NEEDS_APPROVAL = 'Needs Approval',
-  READY_TO_INVOICE = 'Ready to Invoice',
-  INVOICED = 'Invoiced',
-  COMPLETE = 'Complete',
-  ESTIMATE_SENT = 'Estimate Sent',
-  ESTIMATE_APPROVED = 'Estimate Approved',
-}
+import { JobStatus } from './job.rules';
+
+export { JobStatus };
 registerEnumType(JobStatus, { name: 'JobStatus' });
 
 export enum JobPriority {

@@ -1,6 +1,6 @@
 import { inTransaction, RequestContext } from '../../data/context';
 import { companyTimezone } from '../../data/company-time';
-import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../data/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../data/crud';
 import { toCents } from '../../domain/money';
 import { dateIn, isDateOnly, parseTimestamp } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
@@ -10,6 +10,7 @@ import { User } from '../user/user.entity';
 import { deleteJobVisits, scheduleFromJob } from '../visit/visit.schedule';
 import { Job, JobStatus } from './job.entity';
 import { JobCreateInput, JobListArgs, JobUpdateInput } from './job.inputs';
+import { statusChange } from './job.rules';
 
 const refs: RefSpec[] = [
   { field: 'customerUuid', relation: 'customer', entity: Customer, label: 'customer' },
@@ -20,23 +21,7 @@ const refs: RefSpec[] = [
 // Copied by hand: money arrives in dollars, scheduled_date may be a timestamp.
 const SPECIAL = ['estimatedAmount', 'actualAmount', 'scheduledDate', 'status'];
 
-export type JobStatusFields = Pick<Job, 'status' | 'startedAt' | 'completedAt' | 'invoicedAt'>;
-
-/**
- * A job's status with its side effects (docs/jobs-and-photos.md): 'In Progress' sets started_at,
- * 'Complete' completed_at, 'Invoiced' invoiced_at, each only while still null. Any status may
- * follow any other. Returns the fields as they become, without changing the job.
- */
-export function statusChange(job: JobStatusFields, status: JobStatus, now = new Date()): JobStatusFields {
-  return {
-    status,
-    startedAt: status === JobStatus.IN_PROGRESS ? (job.startedAt ?? now) : job.startedAt,
-    completedAt: status === JobStatus.COMPLETE ? (job.completedAt ?? now) : job.completedAt,
-    invoicedAt: status === JobStatus.INVOICED ? (job.invoicedAt ?? now) : job.invoicedAt,
-  };
-}
-
-/** Sets a job's status with its side effects (statusChange). Invoices call this too. */
+/** Sets a job's status with its side effects (statusChange, src/modules/job/job.rules.ts). */
 export function setJobStatus(job: Job, status: JobStatus, now = new Date()): void {
   Object.assign(job, statusChange(job, status, now));
 }
@@ -71,7 +56,7 @@ async function scheduledDateOf(ctx: RequestContext, value: string | null): Promi
 }
 
 export const jobService = {
-  list(ctx: RequestContext, args: JobListArgs) {
+  list(ctx: RequestContext, args: JobListArgs, include?: ListInclude) {
     return listPage(ctx, Job, args, (w) => {
       if (args.status?.length) w.oneOf('status', args.status);
       if (args.priority?.length) w.oneOf('priority', args.priority);
@@ -82,7 +67,7 @@ export const jobService = {
         const p = containsPattern(args.search);
         w.and(`e.title ilike ? or e.description ilike ? or e.job_number ilike ?`, [p, p, p]);
       }
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

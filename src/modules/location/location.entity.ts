@@ -4,6 +4,7 @@ import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
 import { TenantEntity, TenantScoped } from '../../schema/base.entity';
 import { GlobalId, Node } from '../../schema/global-id';
+import { DEFAULT_TIMEZONE } from '../company/company.rules';
 
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;
@@ -24,7 +25,7 @@ export class Location extends TenantEntity {
   @ApiField('state', 'string') @Property({ type: 'text' }) state!: string;
   @ApiField('zip', 'string') @Property({ type: 'text' }) zip!: string;
   @ApiField('phone', 'phone', { nullable: true }) @Property(text()) phone: string | null = null;
-  @ApiField('timezone', 'string') @Property({ type: 'text' }) timezone = 'America/New_York';
+  @ApiField('timezone', 'string') @Property({ type: 'text' }) timezone = DEFAULT_TIMEZONE;
   @ApiField('business_hours', 'json', { nullable: true }) @Property(json()) businessHours: object | null = null;
   @ApiField('default_tax_rules', 'json', { nullable: true }) @Property(json()) defaultTaxRules: object | null = null;
   @ApiField('service_types_offered', 'json', { nullable: true, jsonArray: true }) @Property(json()) serviceTypesOffered: object | null = null;

@@ -3,6 +3,7 @@ import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { US_STATE_CODES } from '../../domain/us-states';
 import { isTimeZone } from '../../domain/values';
+import { DEFAULT_TIMEZONE } from '../company/company.rules';
 
 const opt = { nullable: true } as const;
 
@@ -22,7 +23,7 @@ export class LocationCreateInput {
   @InputField('zip', 'string', { required: true, check: (v) => (/^\d{5}(-\d{4})?$/.test(v) ? null : 'must be 12345 or 12345-6789') })
   zip!: string;
   @InputField('phone', 'phone', opt) phone?: string | null;
-  @InputField('timezone', 'string', { default: 'America/New_York', check: (v) => (isTimeZone(v) ? null : 'must be an IANA time zone name') })
+  @InputField('timezone', 'string', { default: DEFAULT_TIMEZONE, check: (v) => (isTimeZone(v) ? null : 'must be an IANA time zone name') })
   timezone?: string;
   @InputField('business_hours', 'json', opt) businessHours?: object | null;
   @InputField('default_tax_rules', 'json', opt) defaultTaxRules?: object | null;

@@ -1,5 +1,5 @@
 import { inTransaction, RequestContext } from '../../data/context';
-import { applyInput, findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
+import { applyInput, findActive, ListInclude, listPage, restoreRecord, softDelete } from '../../data/crud';
 import { ListArgs } from '../../schema/pagination';
 import { AppError } from '../../errors/app-error';
 import { Location } from './location.entity';
@@ -23,8 +23,8 @@ async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<
 }
 
 export const locationService = {
-  list(ctx: RequestContext, args: ListArgs) {
-    return listPage(ctx, Location, args);
+  list(ctx: RequestContext, args: ListArgs, include?: ListInclude) {
+    return listPage(ctx, Location, args, undefined, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

@@ -1,7 +1,7 @@
 import { inTransaction, RequestContext } from '../../data/context';
 import { requireAddon } from '../../auth/addons';
 import { AppError, ErrorDetail } from '../../errors/app-error';
-import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED_KINDS, NumberedKind } from './numbering.format';
+import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED, NUMBERED_KINDS, NumberedKind } from './numbering.format';
 import type { NumberingKindInput, NumberingUpdateInput } from './numbering.inputs';
 import { NumberingKindSettings, NumberingSettings } from './numbering.types';
 
@@ -23,14 +23,6 @@ interface Settings {
   padding: number;
   nextNumber: number;
   overrideNumber: number | null;
-}
-
-/** Where the formatted numbers of a kind live, for "is this number taken" (deleted ones too). */
-const registry = new Map<NumberedKind, { table: string; column: string }>();
-
-export function registerNumberedKind(kind: NumberedKind, where: { table: string; column: string }): void {
-  if (!/^[a-z_][a-z0-9_]*$/.test(where.table) || !/^[a-z_][a-z0-9_]*$/.test(where.column)) throw new Error('bad numbered table/column');
-  registry.set(kind, where);
 }
 
 function exec<T = any>(ctx: RequestContext, sql: string, params: unknown[]): Promise<T[]> {
@@ -68,11 +60,8 @@ async function readSettings(ctx: RequestContext, kind: NumberedKind, lock: boole
   return { prefix: DEFAULT_PREFIX[kind], padding: DEFAULT_PADDING, nextNumber: 1, overrideNumber: null };
 }
 
-function documents(kind: NumberedKind): { table: string; column: string } {
-  const where = registry.get(kind);
-  if (!where) throw new Error(`numbered kind ${kind} is not registered`);
-  return where;
-}
+/** Where the formatted numbers of a kind live (NUMBERED, numbering.format.ts). */
+const documents = (kind: NumberedKind): { table: string; column: string } => NUMBERED[kind];
 
 /**
  * A number as the kind's settings format it (numbering_format, migration 0007: the one home of

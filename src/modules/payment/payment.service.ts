@@ -1,5 +1,5 @@
 import { inTransaction, RequestContext } from '../../data/context';
-import { applyInput, findActive, listPage, nextSequence } from '../../data/crud';
+import { applyInput, findActive, ListInclude, listPage, nextSequence } from '../../data/crud';
 import { isUuid } from '../../domain/values';
 import { centsToDecimal, toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
@@ -7,6 +7,7 @@ import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balan
 import { Invoice, InvoiceStatus } from '../invoice/invoice.entity';
 import { Payment, PaymentStatus } from './payment.entity';
 import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
+import { paymentCustomerOf } from './payment.rules';
 
 // Copied by hand: money arrives in dollars; status has side effects; the invoice is fixed.
 const SPECIAL = ['invoiceUuid', 'amount', 'processingFee', 'status'];
@@ -52,14 +53,37 @@ async function lockedPayment(tx: RequestContext, current: Payment) {
   return { invoice, payment };
 }
 
+/**
+ * A new payment on an invoice already locked in the open transaction, with every check of create
+ * (a Pending or Completed status, a payable invoice, the money, within the total): create runs it,
+ * and so does an invoice marked paid (src/modules/invoice/marked-paid.ts). The caller syncs the invoice.
+ */
+export async function createOnLocked(tx: RequestContext, invoice: Invoice, input: PaymentCreateInput): Promise<Payment> {
+  const status = input.status ?? PaymentStatus.COMPLETED;
+  if (status !== PaymentStatus.COMPLETED && status !== PaymentStatus.PENDING) throw AppError.field('status', "must be 'Completed' or 'Pending' on create");
+  checkPayable(invoice);
+  const payment = new Payment();
+  payment.company = tx.company;
+  payment.invoice = invoice;
+  payment.customer = paymentCustomerOf(invoice);
+  payment.createdBy = tx.user;
+  await applyInput(tx, payment, input, [], SPECIAL);
+  applyMoney(payment, input);
+  applyStatus(payment, status, input.processedAt !== undefined);
+  await checkWithinTotal(tx, invoice, payment);
+  payment.paymentNumber = String(await nextSequence(tx, 'payment_number'));
+  tx.em.persist(payment);
+  return payment;
+}
+
 export const paymentService = {
-  list(ctx: RequestContext, args: PaymentListArgs) {
+  list(ctx: RequestContext, args: PaymentListArgs, include?: ListInclude) {
     return listPage(ctx, Payment, args, (w) => {
       if (args.invoiceUuid) w.equals('invoice', args.invoiceUuid);
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.paymentType?.length) w.oneOf('paymentType', args.paymentType);
       if (args.status?.length) w.oneOf('status', args.status);
-    });
+    }, include);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -67,23 +91,10 @@ export const paymentService = {
   },
 
   async create(ctx: RequestContext, input: PaymentCreateInput) {
-    const status = input.status ?? PaymentStatus.COMPLETED;
-    if (status !== PaymentStatus.COMPLETED && status !== PaymentStatus.PENDING) throw AppError.field('status', "must be 'Completed' or 'Pending' on create");
-    return inTransaction(ctx, async (tx, em) => {
+    return inTransaction(ctx, async (tx) => {
       // The invoice row lock serialises every payment change on this invoice.
       const invoice = await lockInvoice(tx, input.invoiceUuid);
-      checkPayable(invoice);
-      const payment = new Payment();
-      payment.company = ctx.company;
-      payment.invoice = invoice;
-      payment.customer = invoice.customer;
-      payment.createdBy = ctx.user;
-      await applyInput(tx, payment, input, [], SPECIAL);
-      applyMoney(payment, input);
-      applyStatus(payment, status, input.processedAt !== undefined);
-      await checkWithinTotal(tx, invoice, payment);
-      payment.paymentNumber = String(await nextSequence(tx, 'payment_number'));
-      em.persist(payment);
+      const payment = await createOnLocked(tx, invoice, input);
       await syncInvoice(tx, invoice);
       return payment;
     });

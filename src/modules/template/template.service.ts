@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../data/context';
-import { findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
+import { findActive, ListInclude, listPage, restoreRecord, softDelete } from '../../data/crud';
 import { ListArgs } from '../../schema/pagination';
 import { toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
@@ -56,8 +56,8 @@ function addonsOf(list: { id?: string; name: string; price: number }[]): StoredA
 }
 
 export const templateService = {
-  list(ctx: RequestContext, args: ListArgs) {
-    return listPage(ctx, Template, args);
+  list(ctx: RequestContext, args: ListArgs, include?: ListInclude) {
+    return listPage(ctx, Template, args, undefined, include);
   },
 
   get(ctx: RequestContext, uuid: string) {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../data/context';
-import { listPage } from '../../data/crud';
+import { ListInclude, listPage } from '../../data/crud';
 import { ListArgs } from '../../schema/pagination';
 import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
@@ -8,8 +8,8 @@ import { User } from './user.entity';
 // Users are read-only over the API; the admin CLI creates them.
 export const userService = {
   // The house list (sort, updated_since); users have no deleted_at, so include_deleted changes nothing.
-  list(ctx: RequestContext, args: ListArgs) {
-    return listPage(ctx, User, args);
+  list(ctx: RequestContext, args: ListArgs, include?: ListInclude) {
+    return listPage(ctx, User, args, undefined, include);
   },
 
   async get(ctx: RequestContext, id: string) {
