@@ -6,7 +6,7 @@ export const DEFAULT_TIMEZONE = 'America/New_York';
 
 /** The company timezone: its primary location's, else America/New_York (docs/conventions.md). */
 export async function companyTimezone(ctx: RequestContext): Promise<string> {
-  const primary = await ctx.em.findOne(Location, { company: ctx.company, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
+  const primary = await ctx.em.findOne(Location, { company: ctx.companyId, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
   return primary?.timezone ?? DEFAULT_TIMEZONE;
 }
 
