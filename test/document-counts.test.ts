@@ -127,7 +127,7 @@ describe('document counts', () => {
     await makeInvoice(t, a);
     const { leanList, leanColumn } = await import('../src/data/list');
     const { Invoice } = await import('../src/modules/invoice/invoice.entity');
-    const { TENANT_FILTER } = await import('../src/schema/base.entity');
+    const { TENANT_FILTER } = await import('../src/data/base.entity');
     const page = async (em: any) => {
       em.setFilterParams(TENANT_FILTER, { companyId: a.companyUuid });
       const where = `e.${leanColumn(em, Invoice, 'company')} = ? and e.${leanColumn(em, Invoice, 'deletedAt')} is null`;

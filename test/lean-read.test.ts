@@ -4,7 +4,7 @@ import { leanColumn, leanList, Related } from '../src/data/list';
 import { ormCount, ormPage } from './helpers/orm-page';
 import { leanByKeys } from '../src/data/keyed';
 import { leanFind } from '../src/data/record';
-import { TENANT_FILTER } from '../src/schema/base.entity';
+import { TENANT_FILTER } from '../src/data/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
 import { Invoice } from '../src/modules/invoice/invoice.entity';

@@ -1,7 +1,7 @@
 import { leanColumn, leanList } from '../src/data/list';
 import { ormPage } from './helpers/orm-page';
 import { orderSql, parseSort, sortValuesOf } from '../src/schema/sorting';
-import { TENANT_FILTER } from '../src/schema/base.entity';
+import { TENANT_FILTER } from '../src/data/base.entity';
 import { Customer } from '../src/modules/customer/customer.entity';
 import { Estimate } from '../src/modules/estimate/estimate.entity';
 import { Invoice } from '../src/modules/invoice/invoice.entity';

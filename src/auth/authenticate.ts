@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
-import { TENANT_FILTER } from '../schema/base.entity';
+import { TENANT_FILTER } from '../data/base.entity';
 import type { RequestContext } from '../data/context';
 import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../data/entity-sql';
 import { Loaders } from '../data/loaders';

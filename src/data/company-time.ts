@@ -6,7 +6,7 @@ export { DEFAULT_TIMEZONE };
 
 /** The company timezone: its primary location's, else DEFAULT_TIMEZONE (src/modules/company/company.rules.ts, docs/conventions.md). */
 export async function companyTimezone(ctx: RequestContext): Promise<string> {
-  const primary = await ctx.em.findOne(Location, { company: ctx.company, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
+  const primary = await ctx.em.findOne(Location, { company: ctx.companyId, isPrimary: true, deletedAt: null }, { fields: ['timezone'] });
   return primary?.timezone ?? DEFAULT_TIMEZONE;
 }
 

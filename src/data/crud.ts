@@ -129,7 +129,7 @@ export async function resolveRef<T extends object>(
 ): Promise<T> {
   const meta = ctx.em.getMetadata().find(entity as any)!;
   const pk = meta.primaryKeys[0];
-  const where: Record<string, unknown> = { [pk]: id, company: ctx.company };
+  const where: Record<string, unknown> = { [pk]: id, company: ctx.companyId };
   if (meta.properties.deletedAt) where.deletedAt = null;
   const found = isUuid(id) ? await ctx.em.findOne(entity, where as any) : null;
   if (!found) throw AppError.field(field, `does not match any ${label} of this company`);
@@ -235,7 +235,7 @@ export async function nextSequence(ctx: RequestContext, name: string): Promise<n
     `insert into company_sequences (company_uuid, name, value) values (?, ?, 1)
      on conflict (company_uuid, name) do update set value = company_sequences.value + 1
      returning value`,
-    [ctx.company.uuid, name],
+    [ctx.companyId, name],
     'all',
     ctx.em.getTransactionContext(),
   );

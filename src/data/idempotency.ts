@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { companyIs } from './tenant';
 import type { RequestContext } from './context';
 import { Loaders } from './loaders';
 import { AppError } from '../errors/app-error';
@@ -58,7 +59,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
   const hash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const pk = [ctx.apiKey.id, route, key];
   // Expired rows are purged opportunistically, per company, outside the request's transaction.
-  await ctx.em.getConnection().execute(`delete from idempotency_keys where company_uuid = ? and expires_at < now()`, [ctx.company.uuid], 'run');
+  await ctx.em.getConnection().execute(`delete from idempotency_keys where ${companyIs(ctx).sql} and expires_at < now()`, companyIs(ctx).params, 'run');
   const em = ctx.em.fork({ clear: false });
   await em.begin();
   const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
@@ -75,7 +76,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
       const claimed = await run(
         `insert into idempotency_keys (api_key_id, route, key, company_uuid, request_hash, state, expires_at)
          values (?, ?, ?, ?, ?, 'running', now() + ${TTL}) on conflict do nothing returning key`,
-        [...pk, ctx.company.uuid, hash],
+        [...pk, ctx.companyId, hash],
       );
       if (claimed.length) break;
       const [row] = await run<{ request_hash: string; state: string; response: unknown; expired: boolean }>(

@@ -33,6 +33,11 @@ export function companyIs(scope: TenantScope, alias: string | null = null): Cond
   return scopedWhere(scope, alias, { deleted: 'any' });
 }
 
+/** `<alias>.company_uuid = ?` of a statement written once (a constant): its parameter is the scope's companyId, passed first. */
+export function companyCondition(alias: string | null = null): string {
+  return `${col(alias, 'company_uuid')} = ?`;
+}
+
 /** `<alias>.deleted_at is null`: the live rows. */
 export function isLive(alias: string | null = null): string {
   return `${col(alias, 'deleted_at')} is null`;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, Float, Int } from 'type-graphql';
-import { validatorsFor } from './validation';
+import { validatorsFor } from './validators';
 import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from './scalars';
 
 // One decorator declares a field for both surfaces: its GraphQL field (the property name) and its

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EntityManager, EntityValidator, UnitOfWork } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { autoFlush, findRows, markClean, ORM_INTERNALS, runLogged } from '../../src/data/orm-adapter';
-import { TENANT_FILTER } from '../../src/schema/base.entity';
+import { TENANT_FILTER } from '../../src/data/base.entity';
 import { Customer } from '../../src/modules/customer/customer.entity';
 import { createTenant, useTestApp } from '../helpers/app';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
-import { TIMESTAMP } from '../../schema/base.entity';
+import { TIMESTAMP } from '../../data/base.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 
 export const ADDONS = ['custom_numbering', 'job_photos'] as const;

@@ -2,7 +2,7 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
-import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped } from '../../data/base.entity';
 import { Location } from '../location/location.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 

@@ -1,4 +1,4 @@
-import { ofCompany } from '../../data/tenant';
+import { companyIs, ofCompany } from '../../data/tenant';
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../data/context';
 import { findActive } from '../../data/crud';
@@ -86,9 +86,9 @@ export const mailService = {
     const { page, limit, offset } = pageWindow(args);
     const rows = await exec<Row & { total: string }>(
       ctx,
-      `select *, count(*) over () as total from document_emails where company_uuid = ? and document_kind = ? and document_uuid = ?
+      `select *, count(*) over () as total from document_emails where ${companyIs(ctx).sql} and document_kind = ? and document_uuid = ?
        order by created_at desc, uuid desc limit ? offset ?`,
-      [ctx.companyId, kind, doc.uuid, limit, offset],
+      [...companyIs(ctx).params, kind, doc.uuid, limit, offset],
     );
     const total = rows.length ? Number(rows[0].total) : offset > 0 ? await countOf(ctx, kind, doc.uuid) : 0;
     return pageOf(rows.map(toEmail), total, page, limit);
@@ -96,6 +96,6 @@ export const mailService = {
 };
 
 async function countOf(ctx: RequestContext, kind: DocumentKind, uuid: string): Promise<number> {
-  const [r] = await exec<{ n: string }>(ctx, `select count(*) as n from document_emails where company_uuid = ? and document_kind = ? and document_uuid = ?`, [ctx.companyId, kind, uuid]);
+  const [r] = await exec<{ n: string }>(ctx, `select count(*) as n from document_emails where ${companyIs(ctx).sql} and document_kind = ? and document_uuid = ?`, [...companyIs(ctx).params, kind, uuid]);
   return Number(r.n);
 }

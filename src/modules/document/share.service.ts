@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { companyIs } from '../../data/tenant';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../data/context';
 import { findActive } from '../../data/crud';
@@ -52,7 +53,7 @@ export const shareService = {
   /** Revokes every link of the document that is still open. */
   async revoke(ctx: RequestContext, kind: DocumentKind, uuid: string): Promise<{ message: string }> {
     const doc = await documentOf(ctx, kind, uuid);
-    await exec(ctx.em, `update share_links set revoked_at = now() where company_uuid = ? and document_kind = ? and document_uuid = ? and revoked_at is null`, [ctx.companyId, kind, doc.uuid]);
+    await exec(ctx.em, `update share_links set revoked_at = now() where ${companyIs(ctx).sql} and document_kind = ? and document_uuid = ? and revoked_at is null`, [...companyIs(ctx).params, kind, doc.uuid]);
     return { message: 'Share links revoked' };
   },
 

@@ -2,7 +2,7 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { byNumber, Sortable } from '../../schema/sorting';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../data/base.entity';
 import { MoneyType } from '../../schema/money-type';
 import { fromCents } from '../../domain/money';
 import { Customer } from '../customer/customer.entity';

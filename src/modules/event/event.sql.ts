@@ -1,3 +1,5 @@
+import { companyCondition } from '../../data/tenant';
+
 // The statements of the feed (docs/events.md). The functions they call are defined in
 // migrations/Migration20261125000010_events.ts.
 
@@ -15,14 +17,14 @@ export const PRUNE_SQL = 'select events_prune(?::timestamptz, ?::int) as pruned'
 export const PAGE_SQL = `select s.top, s.pruned, e.id, e.type, e.resource, e.record_uuid, e.actor, e.row, e.previous, e.created_at, e.position
 from (select coalesce(max(position), 0) as top, coalesce(max(pruned_through), 0) as pruned from event_feed_state) as s
 left join lateral (
-  select * from events as e where e.company_uuid = ? and e.position > ?%FILTER% order by e.position limit ?
+  select * from events as e where ${companyCondition('e')} and e.position > ?%FILTER% order by e.position limit ?
 ) as e on true
 order by e.position`;
 
 export const TYPE_FILTER_SQL = ' and (e.type = any(?::text[]) or e.resource = any(?::text[]))';
 
 /** One event of the company. */
-export const ONE_SQL = `select id, type, resource, record_uuid, actor, row, previous, created_at from events where company_uuid = ? and id = ?`;
+export const ONE_SQL = `select id, type, resource, record_uuid, actor, row, previous, created_at from events where ${companyCondition()} and id = ?`;
 
 /** The newest position given. */
 export const HEAD_SQL = `select coalesce(max(position), 0) as top from event_feed_state`;

@@ -1,4 +1,4 @@
-import { scopedWhere } from '../../data/tenant';
+import { ofCompany, scopedWhere } from '../../data/tenant';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../data/context';
 import { restoreRecord } from '../../data/crud';
@@ -24,7 +24,7 @@ const ROW_LOCK = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, filters:
 /** SELECT … FOR UPDATE of the company's invoice (deleted ones too: their payments still change). */
 export async function lockInvoice(tx: RequestContext, uuid: string, field = 'invoiceUuid'): Promise<Invoice> {
   if (!tx.em.getTransactionContext()) throw new Error('lockInvoice must run inside a transaction');
-  const found = isUuid(uuid) ? await tx.em.findOne(Invoice, { uuid: uuid.toLowerCase(), company: tx.company }, ROW_LOCK) : null;
+  const found = isUuid(uuid) ? await tx.em.findOne(Invoice, { uuid: uuid.toLowerCase(), company: tx.companyId }, ROW_LOCK) : null;
   if (!found) throw AppError.field(field, 'does not match any invoice of this company');
   return found;
 }
@@ -67,13 +67,13 @@ export async function syncJobPaidAt(tx: RequestContext, jobUuid: string | null):
   await tx.em.flush();
   // The job row first, then the count: changes to invoices of one job (an invoice create locks
   // the job too) take their turns, and each counts the invoices the others committed.
-  const job = await tx.em.findOne(Job, { uuid: jobUuid, company: tx.company }, ROW_LOCK);
+  const job = await tx.em.findOne(Job, ofCompany(tx, { uuid: jobUuid }), ROW_LOCK);
   if (!job) return;
   const [row] = await exec<{ total: string; paid: string }>(
     tx,
     `select count(*) as total, count(*) filter (where status = 'Paid') as paid from invoices
-     where job_uuid = ? and company_uuid = ? and deleted_at is null and status <> 'Draft'`,
-    [jobUuid, tx.company.uuid],
+     where ${scopedWhere(tx).sql} and job_uuid = ? and status <> 'Draft'`,
+    [...scopedWhere(tx).params, jobUuid],
   );
   const allPaid = Number(row.total) > 0 && row.total === row.paid;
   if (allPaid) job.paidAt ??= new Date();

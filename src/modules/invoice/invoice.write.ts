@@ -37,7 +37,7 @@ export async function loadParties(tx: RequestContext, jobUuid: string, customerU
   const q = partiesQuery(tx.em.getMetadata());
   const [row] = await tx.em
     .getConnection()
-    .execute<Record<string, unknown>[]>(q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.company.uuid], 'all', tx.em.getTransactionContext());
+    .execute<Record<string, unknown>[]>(q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.companyId], 'all', tx.em.getTransactionContext());
   if (!row || row.c__uuid === null) return null;
   // The customer first, so that the job's reference to it resolves to it through the identity map.
   const customer = tx.em.map(Customer, recordOf(row, 'c', q.customerColumns));
@@ -82,7 +82,7 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<b
   const jobSql = changed ? `update ${table} set ${sets.join(', ')} where ${asRead} returning 1` : `select 1 from ${table} where ${asRead} for update`;
   const row = insertParts(em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
   const sql = `with "job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job" returning "invoice_number"`;
-  const params = [...Object.values(change), job.uuid, ctx.company.uuid, job.updatedAt, ...row.params];
+  const params = [...Object.values(change), job.uuid, ctx.companyId, job.updatedAt, ...row.params];
   const [written] = await em.getConnection().execute<{ invoice_number: string }[]>(sql, params, 'all', em.getTransactionContext());
   if (!written) return false;
   invoice.invoiceNumber = written.invoice_number;

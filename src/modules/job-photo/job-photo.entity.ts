@@ -2,7 +2,7 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../data/base.entity';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
 import { GlobalId, Node } from '../../schema/global-id';

@@ -73,7 +73,7 @@ export const jobPhotoService = {
       if (!files.length) throw AppError.field(source.filesField, 'must hold at least one file');
       const photos: JobPhoto[] = [];
       for (const file of files) {
-        const key = newPhotoKey(ctx.company.uuid, parent.uuid, file.ext);
+        const key = newPhotoKey(ctx.companyId, parent.uuid, file.ext);
         await storage.putFile(key, file.path, file.size, file.mime);
         stored.push(key);
         photos.push(

@@ -2,7 +2,7 @@ import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
-import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped } from '../../data/base.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 import { DEFAULT_TIMEZONE } from '../company/company.rules';
 

@@ -10,14 +10,14 @@ import { LocationCreateInput, LocationUpdateInput } from './location.inputs';
 // queue on a per-company advisory lock taken in the transaction, so the last one wins cleanly
 // (never a unique-index error) and a delete judges is_primary as committed (never a deleted primary).
 async function lockPrimary(tx: RequestContext): Promise<void> {
-  await tx.em.getConnection().execute(`select pg_advisory_xact_lock(hashtext('primary-location:' || ?))`, [tx.company.uuid], 'all', tx.em.getTransactionContext());
+  await tx.em.getConnection().execute(`select pg_advisory_xact_lock(hashtext('primary-location:' || ?))`, [tx.companyId], 'all', tx.em.getTransactionContext());
 }
 
 async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<void> {
   await lockPrimary(tx);
   await tx.em.nativeUpdate(
     Location,
-    { company: tx.company, isPrimary: true, uuid: { $ne: keep.uuid } },
+    { company: tx.companyId, isPrimary: true, uuid: { $ne: keep.uuid } },
     { isPrimary: false, updatedAt: new Date() },
   );
 }

@@ -1,4 +1,5 @@
 import { inTransaction, RequestContext } from '../../data/context';
+import { companyIs } from '../../data/tenant';
 import { requireAddon } from '../../auth/addons';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED, NUMBERED_KINDS, NumberedKind } from './numbering.format';
@@ -45,7 +46,7 @@ async function ensureRows(ctx: RequestContext, kinds: NumberedKind[]): Promise<v
       ctx,
       `insert into numbering_settings (company_uuid, kind, prefix, padding, next_number) values (?, ?, ?, ?, 1)
        on conflict (company_uuid, kind) do nothing`,
-      [ctx.company.uuid, kind, DEFAULT_PREFIX[kind], DEFAULT_PADDING],
+      [ctx.companyId, kind, DEFAULT_PREFIX[kind], DEFAULT_PADDING],
     );
   }
 }
@@ -53,8 +54,8 @@ async function ensureRows(ctx: RequestContext, kinds: NumberedKind[]): Promise<v
 async function readSettings(ctx: RequestContext, kind: NumberedKind, lock: boolean): Promise<Settings> {
   const rows = await exec<Row>(
     ctx,
-    `select prefix, padding, next_number, override_number from numbering_settings where company_uuid = ? and kind = ?${lock ? ' for update' : ''}`,
-    [ctx.company.uuid, kind],
+    `select prefix, padding, next_number, override_number from numbering_settings where ${companyIs(ctx).sql} and kind = ?${lock ? ' for update' : ''}`,
+    [...companyIs(ctx).params, kind],
   );
   if (rows.length) return toSettings(rows[0]);
   return { prefix: DEFAULT_PREFIX[kind], padding: DEFAULT_PADDING, nextNumber: 1, overrideNumber: null };
@@ -72,7 +73,7 @@ async function taken(ctx: RequestContext, kind: NumberedKind, s: Settings, n: nu
   const [row] = await exec<{ formatted: string; taken: boolean }>(
     ctx,
     `select f as formatted, numbering_taken(?, ?, ?, f) as taken from numbering_format(?, ?, ?) as f`,
-    [ctx.company.uuid, table, column, s.prefix, s.padding, n],
+    [ctx.companyId, table, column, s.prefix, s.padding, n],
   );
   return row;
 }
@@ -85,7 +86,7 @@ async function taken(ctx: RequestContext, kind: NumberedKind, s: Settings, n: nu
 async function nextFormatted(ctx: RequestContext, kind: NumberedKind, s: Settings): Promise<string> {
   const { table, column } = documents(kind);
   const [row] = await exec<{ number: string }>(ctx, `select numbering_next(?, ?, ?, ?, ?, ?, ?) as number`, [
-    ctx.company.uuid,
+    ctx.companyId,
     table,
     column,
     s.prefix,
@@ -141,7 +142,7 @@ export const numberingService = {
     // One function call (migration 0007): lock or create the settings row, the override or the
     // first free number from the counter, the counter moved past it.
     const { table, column } = documents(kind);
-    return { sql: 'numbering_assign(?, ?, ?, ?, ?, ?)', params: [ctx.company.uuid, kind, table, column, DEFAULT_PREFIX[kind], DEFAULT_PADDING] };
+    return { sql: 'numbering_assign(?, ?, ?, ?, ?, ?)', params: [ctx.companyId, kind, table, column, DEFAULT_PREFIX[kind], DEFAULT_PADDING] };
   },
 
   async get(ctx: RequestContext): Promise<NumberingSettings> {
@@ -183,8 +184,8 @@ export const numberingService = {
           await exec(
             tx,
             `update numbering_settings set prefix = ?, padding = ?, next_number = ?, override_number = ?, updated_at = now()
-             where company_uuid = ? and kind = ?`,
-            [s.prefix, s.padding, s.nextNumber, s.overrideNumber, ctx.company.uuid, kind],
+             where ${companyIs(ctx).sql} and kind = ?`,
+            [s.prefix, s.padding, s.nextNumber, s.overrideNumber, ...companyIs(ctx).params, kind],
           );
         }
         out[kind] = await view(tx, kind, s);

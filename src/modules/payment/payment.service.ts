@@ -48,7 +48,7 @@ function applyStatus(payment: Payment, status: PaymentStatus | undefined, proces
  * it has committed by now (and a concurrent delete makes it not found). */
 async function lockedPayment(tx: RequestContext, current: Payment) {
   const invoice = await lockInvoice(tx, current.invoiceUuid);
-  const payment = await tx.em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.company }, { refresh: true });
+  const payment = await tx.em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true });
   if (payment.deletedAt) throw AppError.notFound('Payment');
   return { invoice, payment };
 }
@@ -141,7 +141,7 @@ export const paymentService = {
     if (!current) throw AppError.notFound('Payment');
     return inTransaction(ctx, async (tx, em) => {
       const invoice = await lockInvoice(tx, current.invoiceUuid);
-      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.company }, { refresh: true });
+      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true });
       if (!payment.deletedAt) throw AppError.field('uuid', 'is not deleted: this payment is live');
       if (invoice.deletedAt) throw AppError.field('invoiceUuid', 'is a deleted invoice: restore the invoice first');
       payment.deletedAt = null;

@@ -2,7 +2,7 @@ import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
-import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped } from '../../data/base.entity';
 import { MoneyType } from '../../schema/money-type';
 import { fromCents } from '../../domain/money';
 import { DecimalNumberType } from './decimal-type';

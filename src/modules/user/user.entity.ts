@@ -3,7 +3,7 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
-import { TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { TenantScoped, TIMESTAMP } from '../../data/base.entity';
 import { Company } from '../company/company.entity';
 
 @ObjectType()

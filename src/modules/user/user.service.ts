@@ -13,7 +13,7 @@ export const userService = {
   },
 
   async get(ctx: RequestContext, id: string) {
-    const user = isUuid(id) ? await ctx.em.findOne(User, { id: id.toLowerCase(), company: ctx.company }) : null;
+    const user = isUuid(id) ? await ctx.em.findOne(User, { id: id.toLowerCase(), company: ctx.companyId }) : null;
     if (!user) throw AppError.notFound('User');
     return user;
   },

@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../data/base.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 import { Job } from '../job/job.entity';
 

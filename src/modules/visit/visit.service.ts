@@ -1,4 +1,5 @@
 import { LockMode, QueryOrder } from '@mikro-orm/core';
+import { companyIs } from '../../data/tenant';
 import { inTransaction, RequestContext } from '../../data/context';
 import { companyTimezone } from '../../data/company-time';
 import { findActive } from '../../data/crud';
@@ -50,7 +51,8 @@ export const visitService = {
     if (ranged) qb.andWhere(`e.period && ${RANGE}`, range);
     if (args.userId) {
       const inRange = ranged ? ` and a.period && ${RANGE}` : '';
-      qb.andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id = ?${inRange})`, [ctx.companyId, args.userId.toLowerCase(), ...(ranged ? range : [])]);
+      const co = companyIs(ctx, 'a');
+      qb.andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where ${co.sql} and a.user_id = ?${inRange})`, [...co.params, args.userId.toLowerCase(), ...(ranged ? range : [])]);
     }
     qb.orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC }).limit(limit).offset(offset);
     const [items, total] = await qb.getResultAndCount();
@@ -66,7 +68,7 @@ export const visitService = {
     const rows = await ctx.em
       .createQueryBuilder(Visit, 'e')
       .where({ company: ctx.companyId, deletedAt: null })
-      .andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where a.company_uuid = ? and a.user_id in (?)${inRange})`, [ctx.companyId, [...userIds], ...(ranged ? range : [])])
+      .andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where ${companyIs(ctx, 'a').sql} and a.user_id in (?)${inRange})`, [...companyIs(ctx, 'a').params, [...userIds], ...(ranged ? range : [])])
       .orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC })
       .getResultList();
     return userIds.map((id) => rows.filter((v) => v.assignedUserIds.includes(id)).slice(0, 100));

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inTransaction, RequestContext } from '../../data/context';
+import { companyIs } from '../../data/tenant';
 import { pageOf, pageWindow } from '../../schema/pagination';
 import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
@@ -27,13 +28,13 @@ function eventTypes(list: string[]): string[] {
 }
 
 async function endpointRow(ctx: RequestContext, uuid: string): Promise<EndpointRow> {
-  const [row] = isUuid(uuid) ? await sql<EndpointRow>(ctx, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where company_uuid = ? and uuid = ?`, [ctx.companyId, uuid]) : [];
+  const [row] = isUuid(uuid) ? await sql<EndpointRow>(ctx, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${companyIs(ctx).sql} and uuid = ?`, [...companyIs(ctx).params, uuid]) : [];
   if (!row) throw AppError.notFound('Webhook endpoint');
   return row;
 }
 
 async function deliveryRow(ctx: RequestContext, uuid: string): Promise<DeliveryRow> {
-  const [row] = isUuid(uuid) ? await sql<DeliveryRow>(ctx, `select ${DELIVERY_COLUMNS}, attempt_log from webhook_deliveries where company_uuid = ? and uuid = ?`, [ctx.companyId, uuid]) : [];
+  const [row] = isUuid(uuid) ? await sql<DeliveryRow>(ctx, `select ${DELIVERY_COLUMNS}, attempt_log from webhook_deliveries where ${companyIs(ctx).sql} and uuid = ?`, [...companyIs(ctx).params, uuid]) : [];
   if (!row) throw AppError.notFound('Webhook delivery');
   return row;
 }
@@ -43,8 +44,9 @@ const withSecret = (endpoint: EndpointRow, secret: string) => Object.assign(new 
 export const webhookService = {
   async list(ctx: RequestContext, args: WebhookPageArgs) {
     const { page, limit, offset } = pageWindow(args);
-    const [{ n }] = await sql<{ n: string }>(ctx, 'select count(*) as n from webhook_endpoints where company_uuid = ?', [ctx.companyId]);
-    const rows = await sql<EndpointRow>(ctx, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where company_uuid = ? order by created_at, uuid limit ? offset ?`, [ctx.companyId, limit, offset]);
+    const co = companyIs(ctx);
+    const [{ n }] = await sql<{ n: string }>(ctx, `select count(*) as n from webhook_endpoints where ${co.sql}`, co.params);
+    const rows = await sql<EndpointRow>(ctx, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${co.sql} order by created_at, uuid limit ? offset ?`, [...co.params, limit, offset]);
     return pageOf(rows.map(endpointOf), Number(n), page, limit);
   },
 
@@ -59,7 +61,8 @@ export const webhookService = {
     const row = await inTransaction(ctx, async (tx, em) => {
       // The company row serializes concurrent creates, so the limit holds.
       await sql(tx, 'select 1 from companies where uuid = ? for update', [ctx.companyId]);
-      const [{ n }] = await sql<{ n: string }>(tx, 'select count(*) as n from webhook_endpoints where company_uuid = ?', [ctx.companyId]);
+      const co = companyIs(tx);
+      const [{ n }] = await sql<{ n: string }>(tx, `select count(*) as n from webhook_endpoints where ${co.sql}`, co.params);
       if (Number(n) >= MAX_ENDPOINTS) throw AppError.field('url', `a company has at most ${MAX_ENDPOINTS} webhook endpoints`);
       const [created] = await sql<EndpointRow>(
         tx,
@@ -84,8 +87,8 @@ export const webhookService = {
       `update webhook_endpoints set url = ?, event_types = ?::jsonb, description = ?, status = ?,
         disabled_reason = case when ? = 'active' then null when status = 'active' then 'disabled by request' else disabled_reason end,
         failing_since = case when ? then null else failing_since end, updated_at = now()
-      where company_uuid = ? and uuid = ? returning ${ENDPOINT_COLUMNS}`,
-      [url, JSON.stringify(types), description, status, status, enable, ctx.companyId, uuid],
+      where ${companyIs(ctx).sql} and uuid = ? returning ${ENDPOINT_COLUMNS}`,
+      [url, JSON.stringify(types), description, status, status, enable, ...companyIs(ctx).params, uuid],
     );
     if (!row) throw AppError.notFound('Webhook endpoint');
     return endpointOf(row);
@@ -93,7 +96,7 @@ export const webhookService = {
 
   async remove(ctx: RequestContext, uuid: string) {
     await endpointRow(ctx, uuid);
-    await sql(ctx, 'delete from webhook_endpoints where company_uuid = ? and uuid = ?', [ctx.companyId, uuid]);
+    await sql(ctx, `delete from webhook_endpoints where ${companyIs(ctx).sql} and uuid = ?`, [...companyIs(ctx).params, uuid]);
     return { message: 'Webhook endpoint deleted' };
   },
 
@@ -103,8 +106,8 @@ export const webhookService = {
     const [row] = await sql<EndpointRow>(
       ctx,
       `update webhook_endpoints set old_secret = secret, old_secret_until = now() + make_interval(hours => ?), secret = ?, updated_at = now()
-      where company_uuid = ? and uuid = ? returning ${ENDPOINT_COLUMNS}`,
-      [ROTATION_WINDOW_HOURS, secret, ctx.companyId, uuid],
+      where ${companyIs(ctx).sql} and uuid = ? returning ${ENDPOINT_COLUMNS}`,
+      [ROTATION_WINDOW_HOURS, secret, ...companyIs(ctx).params, uuid],
     );
     return withSecret(row, secret);
   },
@@ -113,8 +116,9 @@ export const webhookService = {
     await endpointRow(ctx, endpointUuid);
     const { page, limit, offset } = pageWindow(args);
     const status = args.status ?? null;
-    const where = `company_uuid = ? and endpoint_uuid = ? and (?::text is null or status = ?)`;
-    const params = [ctx.companyId, endpointUuid, status, status];
+    const co = companyIs(ctx);
+    const where = `${co.sql} and endpoint_uuid = ? and (?::text is null or status = ?)`;
+    const params = [...co.params, endpointUuid, status, status];
     const [{ n }] = await sql<{ n: string }>(ctx, `select count(*) as n from webhook_deliveries where ${where}`, params);
     const rows = await sql<DeliveryRow>(ctx, `select ${DELIVERY_COLUMNS} from webhook_deliveries where ${where} order by created_at desc, uuid limit ? offset ?`, [...params, limit, offset]);
     return pageOf(rows.map(deliveryOf), Number(n), page, limit);
@@ -127,7 +131,7 @@ export const webhookService = {
   /** Attempts the delivery again now, whatever its status (an attempt in flight finishes first). */
   async retry(ctx: RequestContext, uuid: string) {
     await deliveryRow(ctx, uuid);
-    await sql(ctx, `update webhook_deliveries set status = 'pending', next_attempt_at = now() where company_uuid = ? and uuid = ?`, [ctx.companyId, uuid]);
+    await sql(ctx, `update webhook_deliveries set status = 'pending', next_attempt_at = now() where ${companyIs(ctx).sql} and uuid = ?`, [...companyIs(ctx).params, uuid]);
     return deliveryDetailOf(await deliveryRow(ctx, uuid));
   },
 
@@ -155,8 +159,8 @@ export const webhookService = {
     const cond = range ? 'created_at >= ? and created_at < ?' : `status = 'failed'`;
     const rows = await sql<{ uuid: string }>(
       ctx,
-      `update webhook_deliveries set status = 'pending', next_attempt_at = now() where company_uuid = ? and endpoint_uuid = ? and ${cond} returning uuid`,
-      [ctx.companyId, endpointUuid, ...(range ? [input.from!.toISOString(), input.to!.toISOString()] : [])],
+      `update webhook_deliveries set status = 'pending', next_attempt_at = now() where ${companyIs(ctx).sql} and endpoint_uuid = ? and ${cond} returning uuid`,
+      [...companyIs(ctx).params, endpointUuid, ...(range ? [input.from!.toISOString(), input.to!.toISOString()] : [])],
     );
     return Object.assign(new WebhookReplayResult(), { requeued: rows.length });
   },

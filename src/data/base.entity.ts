@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Filter, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
-import { ApiField } from './fields';
+import { ApiField } from '../schema/fields';
 import type { Company } from '../modules/company/company.entity';
 
 // Every company-owned entity carries `company` and this default filter; services still pass the
