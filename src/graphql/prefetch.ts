@@ -18,8 +18,8 @@ import {
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Related } from '../data/list';
-import { declaredAccessor } from '../data/record';
 import { isRead } from '../data/columns';
+import { fieldReads } from '../schema/fields';
 
 type Cls = new (...args: any[]) => any;
 
@@ -32,10 +32,10 @@ type Cls = new (...args: any[]) => any;
 //   payments by `invoice`). They are loaded with the page and primed in the request's loaders,
 //   where the relation fields' resolvers find them.
 // - Properties: of each entity type, the columns that the fields selected on that type anywhere in
-//   the operation read: a column property itself, a getter's or method's `this.x` reads (followed
-//   through other getters and methods), a relation field's many-to-one. A type with any field that
-//   is none of these (a value a resolver or service computes, such as a photo's signed URL), or a
-//   getter that hands `this` on, is read whole. A pruned record leaves the other properties
+//   the operation read: a column property itself, the properties a computed field declares it
+//   reads (`@ApiField(…, { reads: [...] })`, followed through other fields' declarations), a
+//   relation field's many-to-one. A type with any field that is none of these (a value a resolver
+//   or service computes, such as a photo's signed URL) is read whole. A pruned record leaves the other properties
 //   undefined: test/graphql-prefetch.test.ts asks every field of every listed type, alone and with
 //   its relations, and compares with the records read whole.
 
@@ -96,7 +96,16 @@ function relationOf(em: EntityManager, meta: EntityMetadata, field: GraphQLField
 // A column property (src/data/columns.ts), read as such.
 const isColumn = isRead;
 
-/** Adds the columns that reading `name` off a record takes; false when that cannot be told. */
+const readsByClass = new WeakMap<Function, Map<string, readonly string[]>>();
+
+/** The computed fields of a class that declare what they read (src/schema/fields.ts fieldReads), by property. */
+function declaredReads(cls: Function): Map<string, readonly string[]> {
+  let found = readsByClass.get(cls);
+  if (!found) readsByClass.set(cls, (found = fieldReads(cls)));
+  return found;
+}
+
+/** Adds the columns that reading `name` off a record takes; false when that is not declared. */
 function readsOf(meta: EntityMetadata, name: string, out: Set<string>, seen: Set<string>): boolean {
   if (seen.has(name)) return true;
   seen.add(name);
@@ -105,12 +114,9 @@ function readsOf(meta: EntityMetadata, name: string, out: Set<string>, seen: Set
     out.add(name);
     return true;
   }
-  const fn = declaredAccessor(meta.class.prototype, name);
-  if (!fn) return false;
-  const src = fn.toString();
-  // `this` handed on, indexed or read optionally: what is read cannot be told from the source.
-  if (/\bthis\b(?!\s*\.\s*[A-Za-z_$])/.test(src)) return false;
-  for (const m of src.matchAll(/\bthis\s*\.\s*([A-Za-z_$][\w$]*)/g)) if (!readsOf(meta, m[1], out, seen)) return false;
+  const reads = declaredReads(meta.class).get(name);
+  if (!reads) return false;
+  for (const read of reads) if (!readsOf(meta, read, out, seen)) return false;
   return true;
 }
 

@@ -49,6 +49,13 @@ export interface FieldOptions {
   max?: number;
   /** A query field whose values depend on the listed entity (a list's `sort`): its enum in the OpenAPI document. */
   valuesFor?: (entity: Function) => string[];
+  /**
+   * An output field computed by a getter: the properties of the record it reads (columns,
+   * many-to-one relations, or other fields with declared reads). A GraphQL list reads only the
+   * columns its selected fields declare (src/graphql/prefetch.ts); an entity with a computed field
+   * that declares none is read whole. test/graphql-prefetch.test.ts holds the declarations to the getters.
+   */
+  reads?: readonly string[];
 }
 
 export interface FieldMeta extends FieldOptions {
@@ -133,6 +140,29 @@ export function fieldsOf(cls: Function): FieldMeta[] {
   const list = [...byProp.values()].sort((a, b) => Number(TRAILING.has(a.prop)) - Number(TRAILING.has(b.prop)));
   cache.set(cls, list);
   return list;
+}
+
+const otherReads = new Map<Function, Map<string, readonly string[]>>();
+
+/** What a computed field declared by other means than @ApiField reads (the global `id`, src/schema/global-id.ts): see FieldOptions.reads. */
+export function declareReads(cls: Function, prop: string, reads: readonly string[]): void {
+  if (!otherReads.has(cls)) otherReads.set(cls, new Map());
+  otherReads.get(cls)!.set(prop, reads);
+}
+
+/** On a `@FieldResolver` method: the properties of the root record (of the class `root` gives) that the field reads (FieldOptions.reads). */
+export function Reads(root: () => Function, ...reads: string[]): MethodDecorator {
+  return (_target, prop) => declareReads(root(), String(prop), reads);
+}
+
+/** The computed output fields of a class that declare what they read (FieldOptions.reads, declareReads), by property. */
+export function fieldReads(cls: Function): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  for (let c: any = cls; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    for (const [prop, reads] of otherReads.get(c) ?? []) if (!out.has(prop)) out.set(prop, reads);
+  }
+  for (const f of fieldsOf(cls)) if (f.io === 'out' && f.reads) out.set(f.prop, f.reads);
+  return out;
 }
 
 export function restFieldsOf(cls: Function): FieldMeta[] {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, InterfaceType } from 'type-graphql';
+import { declareReads } from './fields';
 
 // Global ids of GraphQL objects (docs/conventions.md "Ids"): base64 of `Type:uuid` (a job photo:
 // `JobPhoto:jobUuid:uuid`, so that it is found through its job as everywhere else). Stable: built
@@ -35,6 +36,7 @@ export function GlobalId(by: 'uuid' | 'jobUuid:uuid' = 'uuid'): ClassDecorator {
             return toGlobalId(type, `${this.jobUuid}:${this.uuid}`);
           };
     Object.defineProperty(cls.prototype, 'id', { get, configurable: true, enumerable: false });
+    declareReads(cls, 'id', by === 'uuid' ? ['uuid'] : ['jobUuid', 'uuid']);
   };
 }
 

@@ -63,7 +63,7 @@ export class Company {
   @Property({ type: 'boolean' })
   preventDoubleBooking = true;
 
-  @ApiField('settings', 'object', { type: () => CompanySettings })
+  @ApiField('settings', 'object', { type: () => CompanySettings, reads: ['preventDoubleBooking'] })
   get settings(): CompanySettings {
     return Object.assign(new CompanySettings(), { preventDoubleBooking: this.preventDoubleBooking });
   }

@@ -55,7 +55,7 @@ export class Customer extends TenantEntity {
   @ManyToOne(() => Location, { fieldName: 'primary_service_location_uuid', nullable: true })
   primaryServiceLocation: Location | null = null;
 
-  @ApiField('primary_service_location_uuid', 'uuid', { nullable: true })
+  @ApiField('primary_service_location_uuid', 'uuid', { nullable: true, reads: ['primaryServiceLocation'] })
   get primaryServiceLocationUuid(): string | null {
     return this.primaryServiceLocation?.uuid ?? null;
   }

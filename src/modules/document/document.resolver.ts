@@ -11,15 +11,18 @@ import type { RequestContext } from '../../data/context';
 import { Estimate } from '../estimate/estimate.entity';
 import { Invoice } from '../invoice/invoice.entity';
 import { documentService } from './document.service';
+import { Reads } from '../../schema/fields';
 
 @Resolver(() => Invoice)
 export class InvoiceDocumentResolver {
   @FieldResolver(() => String, { description: 'The PDF, through a signed link valid one hour (no API key needed)' })
+  @Reads(() => Invoice, 'uuid')
   pdfUrl(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): string {
     return documentService.pdfUrl(ctx, 'invoice', invoice.uuid);
   }
 
   @FieldResolver(() => [DocumentEmail], { description: 'Messages that sent this invoice, newest first' })
+  @Reads(() => Invoice, 'uuid')
   async emails(@Root() invoice: Invoice, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<DocumentEmail[]> {
     return (await mailService.list(ctx, 'invoice', invoice.uuid, { page: 1, limit: relationLimit(limit) })).items;
   }
@@ -33,11 +36,13 @@ export class InvoiceDocumentResolver {
 @Resolver(() => Estimate)
 export class EstimateDocumentResolver {
   @FieldResolver(() => String, { description: 'The PDF, through a signed link valid one hour (no API key needed)' })
+  @Reads(() => Estimate, 'uuid')
   pdfUrl(@Root() estimate: Estimate, @Ctx() ctx: RequestContext): string {
     return documentService.pdfUrl(ctx, 'estimate', estimate.uuid);
   }
 
   @FieldResolver(() => [DocumentEmail], { description: 'Messages that sent this estimate, newest first' })
+  @Reads(() => Estimate, 'uuid')
   async emails(@Root() estimate: Estimate, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Promise<DocumentEmail[]> {
     return (await mailService.list(ctx, 'estimate', estimate.uuid, { page: 1, limit: relationLimit(limit) })).items;
   }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dateIn, isUuid } from '../../domain/values';
-import { DEFAULT_TIMEZONE } from '../../data/company-time';
+import { companyTimezoneOf } from '../../data/company-time';
 import { multiply, toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
@@ -70,10 +70,6 @@ function customerPart(c: Customer): DocumentView['customer'] {
 const locationPart = (l: Location | null): DocumentView['location'] =>
   l ? { name: l.name, address: [l.address1, l.address2, `${l.city}, ${l.state} ${l.zip}`].filter((x): x is string => !!x) } : null;
 
-async function timezoneOf(em: EntityManager, companyUuid: string): Promise<string> {
-  const primary = await em.findOne(Location, { company: companyUuid, isPrimary: true, deletedAt: null }, { ...NO_FILTERS, fields: ['timezone'] });
-  return primary?.timezone ?? DEFAULT_TIMEZONE;
-}
 
 /** The view of a company's document that is not deleted; 404 otherwise (as its GET). */
 export async function loadDocumentView(em: EntityManager, companyUuid: string, kind: DocumentKind, uuid: string): Promise<DocumentView> {
@@ -88,7 +84,7 @@ export async function loadDocumentView(em: EntityManager, companyUuid: string, k
     record.location ? em.findOne(Location, { uuid: record.location.uuid, company: companyUuid }, NO_FILTERS) : Promise.resolve(null),
   ]);
   const base = { uuid: record.uuid, companyUuid, updatedAt: record.updatedAt.toISOString(), company: companyPart(company), customer: customerPart(customer), location: locationPart(location) };
-  return record instanceof Invoice ? invoiceView(em, record, base) : estimateView(em, record as Estimate, base, await timezoneOf(em, companyUuid));
+  return record instanceof Invoice ? invoiceView(em, record, base) : estimateView(em, record as Estimate, base, await companyTimezoneOf(em, companyUuid));
 }
 
 type Base = Pick<DocumentView, 'uuid' | 'companyUuid' | 'updatedAt' | 'company' | 'customer' | 'location'>;

@@ -64,19 +64,19 @@ export class Estimate extends TenantEntity {
   @ManyToOne(() => Location, { fieldName: 'location_uuid', nullable: true }) location: Location | null = null;
   @ManyToOne(() => User, { fieldName: 'created_by_user_id', nullable: true }) createdBy: User | null = null;
 
-  @ApiField('customer_uuid', 'uuid') get customerUuid(): string {
+  @ApiField('customer_uuid', 'uuid', { reads: ['customer'] }) get customerUuid(): string {
     return this.customer?.uuid;
   }
-  @ApiField('job_uuid', 'uuid', { nullable: true }) get jobUuid(): string | null {
+  @ApiField('job_uuid', 'uuid', { nullable: true, reads: ['job'] }) get jobUuid(): string | null {
     return this.job?.uuid ?? null;
   }
-  @ApiField('template_uuid', 'uuid') get templateUuid(): string {
+  @ApiField('template_uuid', 'uuid', { reads: ['template'] }) get templateUuid(): string {
     return this.template?.uuid;
   }
-  @ApiField('location_uuid', 'uuid', { nullable: true }) get locationUuid(): string | null {
+  @ApiField('location_uuid', 'uuid', { nullable: true, reads: ['location'] }) get locationUuid(): string | null {
     return this.location?.uuid ?? null;
   }
-  @ApiField('created_by_user_id', 'uuid', { nullable: true }) get createdByUserId(): string | null {
+  @ApiField('created_by_user_id', 'uuid', { nullable: true, reads: ['createdBy'] }) get createdByUserId(): string | null {
     return this.createdBy?.id ?? null;
   }
 
@@ -84,7 +84,7 @@ export class Estimate extends TenantEntity {
   @Property({ type: 'text', fieldName: 'status' }) storedStatus: EstimateStatus = EstimateStatus.PENDING;
 
   // A pending estimate past expires_at reads (and filters) as 'Expired'; nothing is written.
-  @ApiField('status', 'enum', { enum: EstimateStatus })
+  @ApiField('status', 'enum', { enum: EstimateStatus, reads: ['storedStatus', 'expiresAt'] })
   get status(): EstimateStatus {
     return this.isExpired() ? EstimateStatus.EXPIRED : this.storedStatus;
   }
@@ -102,16 +102,16 @@ export class Estimate extends TenantEntity {
   @Property(money('addons_amount')) addonsAmountCents = 0;
   @Property(money('tax_amount')) taxAmountCents = 0;
   @Property(money('total_amount')) totalAmountCents = 0;
-  @ApiField('base_amount', 'money') get baseAmount(): number {
+  @ApiField('base_amount', 'money', { reads: ['baseAmountCents'] }) get baseAmount(): number {
     return fromCents(this.baseAmountCents);
   }
-  @ApiField('addons_amount', 'money') get addonsAmount(): number {
+  @ApiField('addons_amount', 'money', { reads: ['addonsAmountCents'] }) get addonsAmount(): number {
     return fromCents(this.addonsAmountCents);
   }
-  @ApiField('tax_amount', 'money') get taxAmount(): number {
+  @ApiField('tax_amount', 'money', { reads: ['taxAmountCents'] }) get taxAmount(): number {
     return fromCents(this.taxAmountCents);
   }
-  @ApiField('total_amount', 'money') get totalAmount(): number {
+  @ApiField('total_amount', 'money', { reads: ['totalAmountCents'] }) get totalAmount(): number {
     return fromCents(this.totalAmountCents);
   }
 

@@ -51,22 +51,22 @@ export class Invoice extends TenantEntity {
   @ApiField('invoice_number', 'string', { nullable: true }) @Property({ type: 'text' }) invoiceNumber!: string;
 
   @ManyToOne(() => Customer, { fieldName: 'customer_uuid' }) customer!: Customer;
-  @ApiField('customer_uuid', 'uuid') get customerUuid(): string {
+  @ApiField('customer_uuid', 'uuid', { reads: ['customer'] }) get customerUuid(): string {
     return this.customer?.uuid;
   }
 
   @ManyToOne(() => Job, { fieldName: 'job_uuid', nullable: true }) job: Job | null = null;
-  @ApiField('job_uuid', 'uuid', { nullable: true }) get jobUuid(): string | null {
+  @ApiField('job_uuid', 'uuid', { nullable: true, reads: ['job'] }) get jobUuid(): string | null {
     return this.job?.uuid ?? null;
   }
 
   @ManyToOne(() => Estimate, { fieldName: 'estimate_uuid', nullable: true }) estimate: Estimate | null = null;
-  @ApiField('estimate_uuid', 'uuid', { nullable: true }) get estimateUuid(): string | null {
+  @ApiField('estimate_uuid', 'uuid', { nullable: true, reads: ['estimate'] }) get estimateUuid(): string | null {
     return this.estimate?.uuid ?? null;
   }
 
   @ManyToOne(() => Location, { fieldName: 'location_uuid', nullable: true }) location: Location | null = null;
-  @ApiField('location_uuid', 'uuid', { nullable: true }) get locationUuid(): string | null {
+  @ApiField('location_uuid', 'uuid', { nullable: true, reads: ['location'] }) get locationUuid(): string | null {
     return this.location?.uuid ?? null;
   }
 
@@ -85,22 +85,22 @@ export class Invoice extends TenantEntity {
   @Property(money('paid_amount')) paidAmountCents = 0;
   @Property(money('balance_amount')) balanceAmountCents = 0;
 
-  @ApiField('subtotal', 'money') get subtotal(): number {
+  @ApiField('subtotal', 'money', { reads: ['subtotalCents'] }) get subtotal(): number {
     return fromCents(this.subtotalCents);
   }
-  @ApiField('tax_amount', 'money') get taxAmount(): number {
+  @ApiField('tax_amount', 'money', { reads: ['taxAmountCents'] }) get taxAmount(): number {
     return fromCents(this.taxAmountCents);
   }
-  @ApiField('discount_amount', 'money') get discountAmount(): number {
+  @ApiField('discount_amount', 'money', { reads: ['discountAmountCents'] }) get discountAmount(): number {
     return fromCents(this.discountAmountCents);
   }
-  @ApiField('total_amount', 'money') get totalAmount(): number {
+  @ApiField('total_amount', 'money', { reads: ['totalAmountCents'] }) get totalAmount(): number {
     return fromCents(this.totalAmountCents);
   }
-  @ApiField('paid_amount', 'money') get paidAmount(): number {
+  @ApiField('paid_amount', 'money', { reads: ['paidAmountCents'] }) get paidAmount(): number {
     return fromCents(this.paidAmountCents);
   }
-  @ApiField('balance_amount', 'money') get balanceAmount(): number {
+  @ApiField('balance_amount', 'money', { reads: ['balanceAmountCents'] }) get balanceAmount(): number {
     return fromCents(this.balanceAmountCents);
   }
 
@@ -121,7 +121,7 @@ export class Invoice extends TenantEntity {
   companyToday?: string;
 
   // A Pending invoice past its due date with a balance reads as 'Overdue' (isOverdue, invoice.rules.ts).
-  @ApiField('status', 'enum', { enum: InvoiceStatus })
+  @ApiField('status', 'enum', { enum: InvoiceStatus, reads: ['balanceAmountCents', 'companyToday', 'dueDate', 'storedStatus'] })
   get status(): InvoiceStatus {
     if (isOverdue(this.storedStatus, this.balanceAmountCents, this.dueDate, this.companyToday)) return InvoiceStatus.OVERDUE;
     return this.storedStatus;

@@ -24,7 +24,7 @@ export class JobPhoto extends TenantEntity {
   @ManyToOne(() => Job, { fieldName: 'job_uuid' })
   job!: Job;
 
-  @ApiField('job_uuid', 'uuid')
+  @ApiField('job_uuid', 'uuid', { reads: ['job'] })
   get jobUuid(): string {
     return this.job?.uuid;
   }
@@ -32,7 +32,7 @@ export class JobPhoto extends TenantEntity {
   @ManyToOne(() => User, { fieldName: 'user_id' })
   user!: User;
 
-  @ApiField('user_id', 'uuid')
+  @ApiField('user_id', 'uuid', { reads: ['user'] })
   get userId(): string {
     return this.user?.id;
   }

@@ -40,7 +40,7 @@ export class Job extends TenantEntity {
   @ManyToOne(() => Customer, { fieldName: 'customer_uuid' })
   customer!: Customer;
 
-  @ApiField('customer_uuid', 'uuid')
+  @ApiField('customer_uuid', 'uuid', { reads: ['customer'] })
   get customerUuid(): string {
     return this.customer?.uuid;
   }
@@ -48,7 +48,7 @@ export class Job extends TenantEntity {
   @ManyToOne(() => Location, { fieldName: 'location_uuid', nullable: true })
   location: Location | null = null;
 
-  @ApiField('location_uuid', 'uuid', { nullable: true })
+  @ApiField('location_uuid', 'uuid', { nullable: true, reads: ['location'] })
   get locationUuid(): string | null {
     return this.location?.uuid ?? null;
   }
@@ -56,7 +56,7 @@ export class Job extends TenantEntity {
   @ManyToOne(() => User, { fieldName: 'assigned_to_user_id', nullable: true })
   assignedTo: User | null = null;
 
-  @ApiField('assigned_to_user_id', 'uuid', { nullable: true })
+  @ApiField('assigned_to_user_id', 'uuid', { nullable: true, reads: ['assignedTo'] })
   get assignedToUserId(): string | null {
     return this.assignedTo?.id ?? null;
   }
@@ -78,12 +78,12 @@ export class Job extends TenantEntity {
   @Property({ type: MoneyType, fieldName: 'estimated_amount', nullable: true }) estimatedAmountCents: number | null = null;
   @Property({ type: MoneyType, fieldName: 'actual_amount', nullable: true }) actualAmountCents: number | null = null;
 
-  @ApiField('estimated_amount', 'money', { nullable: true })
+  @ApiField('estimated_amount', 'money', { nullable: true, reads: ['estimatedAmountCents'] })
   get estimatedAmount(): number | null {
     return this.estimatedAmountCents === null ? null : fromCents(this.estimatedAmountCents);
   }
 
-  @ApiField('actual_amount', 'money', { nullable: true })
+  @ApiField('actual_amount', 'money', { nullable: true, reads: ['actualAmountCents'] })
   get actualAmount(): number | null {
     return this.actualAmountCents === null ? null : fromCents(this.actualAmountCents);
   }

@@ -40,13 +40,13 @@ export class Payment extends TenantEntity {
   @ApiField('payment_number', 'string', { nullable: true }) @Property({ type: 'text' }) paymentNumber!: string;
 
   @ManyToOne(() => Invoice, { fieldName: 'invoice_uuid' }) invoice!: Invoice;
-  @ApiField('invoice_uuid', 'uuid') get invoiceUuid(): string {
+  @ApiField('invoice_uuid', 'uuid', { reads: ['invoice'] }) get invoiceUuid(): string {
     return this.invoice?.uuid;
   }
 
   // Always the invoice's customer.
   @ManyToOne(() => Customer, { fieldName: 'customer_uuid' }) customer!: Customer;
-  @ApiField('customer_uuid', 'uuid') get customerUuid(): string {
+  @ApiField('customer_uuid', 'uuid', { reads: ['customer'] }) get customerUuid(): string {
     return this.customer?.uuid;
   }
 
@@ -56,13 +56,13 @@ export class Payment extends TenantEntity {
   @Property({ type: MoneyType, fieldName: 'amount' }) amountCents!: number;
   @Property({ type: MoneyType, fieldName: 'processing_fee' }) processingFeeCents = 0;
 
-  @ApiField('amount', 'money') get amount(): number {
+  @ApiField('amount', 'money', { reads: ['amountCents'] }) get amount(): number {
     return fromCents(this.amountCents);
   }
-  @ApiField('processing_fee', 'money') get processingFee(): number {
+  @ApiField('processing_fee', 'money', { reads: ['processingFeeCents'] }) get processingFee(): number {
     return fromCents(this.processingFeeCents);
   }
-  @ApiField('net_amount', 'money') get netAmount(): number {
+  @ApiField('net_amount', 'money', { reads: ['amountCents', 'processingFeeCents'] }) get netAmount(): number {
     return fromCents(this.amountCents - this.processingFeeCents);
   }
 
@@ -77,7 +77,7 @@ export class Payment extends TenantEntity {
   @ApiField('processed_at', 'datetime', { nullable: true }) @Property({ ...TIMESTAMP, nullable: true }) processedAt: Date | null = null;
 
   @ManyToOne(() => User, { fieldName: 'created_by_user_id' }) createdBy!: User;
-  @ApiField('created_by_user_id', 'uuid') get createdByUserId(): string {
+  @ApiField('created_by_user_id', 'uuid', { reads: ['createdBy'] }) get createdByUserId(): string {
     return this.createdBy?.id;
   }
 }

@@ -62,24 +62,24 @@ export class Template extends TenantEntity {
   @Property({ type: 'json', fieldName: 'addons' }) addonsStored: StoredAddon[] = [];
   @Property({ type: DecimalNumberType, columnType: 'numeric(7,4)', fieldName: 'tax_rate' }) taxRateValue = 0;
 
-  @ApiField('base_price', 'money', { nullable: true, description: 'Flat pricing' })
+  @ApiField('base_price', 'money', { nullable: true, description: 'Flat pricing', reads: ['basePriceCents'] })
   get basePrice(): number | null {
     return this.basePriceCents === null ? null : fromCents(this.basePriceCents);
   }
 
-  @ApiField('tiers', 'object', { nullable: true, type: () => TemplateTiers, description: 'Tiered pricing' })
+  @ApiField('tiers', 'object', { nullable: true, type: () => TemplateTiers, description: 'Tiered pricing', reads: ['pricingType', 'tierBestCents', 'tierBetterCents', 'tierGoodCents'] })
   get tiers(): TemplateTiers | null {
     if (this.pricingType !== TemplatePricingType.TIERED) return null;
     const c = (v: number | null) => (v === null ? null : fromCents(v));
     return Object.assign(new TemplateTiers(), { good: c(this.tierGoodCents), better: c(this.tierBetterCents), best: c(this.tierBestCents) });
   }
 
-  @ApiField('addons', 'object', { list: true, type: () => TemplateAddon })
+  @ApiField('addons', 'object', { list: true, type: () => TemplateAddon, reads: ['addonsStored'] })
   get addons(): TemplateAddon[] {
     return this.addonsStored.map((a) => Object.assign(new TemplateAddon(), { id: a.id, name: a.name, price: fromCents(a.price_cents) }));
   }
 
-  @ApiField('tax_rate', 'number', { description: 'Percent, 0–100' })
+  @ApiField('tax_rate', 'number', { description: 'Percent, 0–100', reads: ['taxRateValue'] })
   get taxRate(): number {
     return this.taxRateValue;
   }

@@ -35,7 +35,7 @@ export class Visit extends TenantEntity {
   @ManyToOne(() => Job, { fieldName: 'job_uuid' })
   job!: Job;
 
-  @ApiField('job_uuid', 'uuid')
+  @ApiField('job_uuid', 'uuid', { reads: ['job'] })
   get jobUuid(): string {
     return this.job?.uuid;
   }

@@ -3,7 +3,7 @@ import { useTestApp, createTenant, rest, Tenant } from '../../helpers/app';
 import { makeInvoice } from '../../helpers/billing';
 import { companyTimezone } from '../../../src/data/company-time';
 import type { RequestContext } from '../../../src/data/context';
-import { TENANT_FILTER } from '../../../src/schema/base.entity';
+import { TENANT_FILTER } from '../../../src/data/base.entity';
 import { Company } from '../../../src/modules/company/company.entity';
 import { companyTodayIn, companyTodaySql, DEFAULT_TIMEZONE } from '../../../src/modules/company/company.rules';
 
