@@ -6,6 +6,7 @@ import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
 import { leanColumn, leanCount, leanList, leanPage } from './lean';
+import { keptCountOf } from './kept-counts';
 import { orderSql, parseSort } from './sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -77,9 +78,9 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   if (args.updatedSince) w.and(`${column('updatedAt')} >= ?`, [args.updatedSince]);
   where?.(w);
   const sql = conditions.join(' and ');
-  const live = !args.includeDeleted && deletable && conditions.length === unfiltered;
+  const kept = keptCountOf(deletable, !!args.includeDeleted, conditions.length !== unfiltered);
   const expected = ctx.loaders.expectedOf(entity as never);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, live, order });
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: expected.related, props: expected.props, prepare, kept, order });
   if (list) {
     for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
     return pageOf(list.items, list.total, page, limit);

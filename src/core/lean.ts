@@ -1,7 +1,7 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
-import { COUNTED_TABLES, countedTotalSql } from './document-counts';
+import { KeptCount, keptCountSql } from './kept-counts';
 import { buildSteps, compileMapper, Data, mapperOf } from './lean-record';
 import { formulaSql, q, selectOf, tableOf } from './lean-keys';
 
@@ -243,8 +243,8 @@ export interface LeanListOptions {
   props?: readonly string[] | null;
   /** Run as a prepared statement (false: conditions whose plan depends on their values). */
   prepare?: boolean;
-  /** `where` selects exactly the company's rows that are not deleted (no filter). */
-  live?: boolean;
+  /** `where` selects exactly the company's live rows, or all its rows (no filter): its total is kept (src/core/kept-counts.ts). */
+  kept?: KeptCount | null;
   /** ORDER BY on alias `e` (src/core/sorting.ts), ending in the primary key; null: newest first. */
   order?: string | null;
 }
@@ -255,8 +255,8 @@ export interface LeanListOptions {
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/core/prepared.ts) unless `prepare` is false: conditions whose plan
- * depends on their values. `live`: `where` selects exactly the company's rows that are not
- * deleted (no filter), whose total a counted table keeps. Null for an entity or relation this
+ * depends on their values. `kept`: `where` selects exactly the company's live rows or all its
+ * rows (no filter), whose total a table with kept counts keeps. Null for an entity or relation this
  * does not cover (the caller then uses leanPage and the loaders).
  */
 export async function leanList<T>(
@@ -267,19 +267,19 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props = null, prepare = true, live = false, order = null }: LeanListOptions = {},
+  { related = [], props = null, prepare = true, kept = null, order = null }: LeanListOptions = {},
 ): Promise<LeanList<T> | null> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
-  // The company's live rows of a counted table: their total is kept (src/core/document-counts.ts).
-  const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
-  const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
+  // The company's live rows or all its rows: their total may be kept (src/core/kept-counts.ts).
+  const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
+  const total = keptSql ?? st.count.join(where);
   const [before, after] = offset >= DEEP_OFFSET ? st.deepRows : st.rows;
   const sql = `select ${total} as "total", ${before}${where}${after} as "rows"`;
-  const values = [...(kept ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
+  const values = [...(keptSql ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
   const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
