@@ -101,7 +101,7 @@ function invoiceJson(r: Row): Row {
   };
 }
 
-// Lists as the server runs them (src/core/lean.ts leanList): one statement with the count and the
+// Lists as the server runs them (src/data/list.ts leanList): one statement with the count and the
 // page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
 // (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
 const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
@@ -126,7 +126,7 @@ const paymentsOf = (cols: readonly string[]) =>
   `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
   `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
 
-/** The tables whose counts are kept (src/core/kept-counts.ts, migration 0016). */
+/** The tables whose counts are kept (src/data/kept-counts.ts, migration 0016). */
 const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates']);
 /** The conditions of an unfiltered list: the company's rows that are not deleted. */
 const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
@@ -165,7 +165,7 @@ const names = new Map<string, string>();
 /** `prepare`: as the server, a list whose conditions are only equalities (not a search pattern) runs prepared. */
 async function list(table: string, where: string, row: string, params: unknown[], page: number, limit: number, prepare = true): Promise<{ total: number; rows: any[] }> {
   const offset = (page - 1) * limit;
-  // Prepared per connection under a name of its text, as the server runs its lists (src/core/prepared.ts).
+  // Prepared per connection under a name of its text, as the server runs its lists (src/data/prepared.ts).
   const text = listSql(table, where, row, params.length + 1, offset >= 1000);
   let name = names.get(text);
   if (!name) names.set(text, (name = `list_${names.size}`));

@@ -19,7 +19,7 @@ import { Migration20261121000009_document_counts } from './Migration202611210000
 // would have made concurrent creates in a company wait for each other's commit; with 16 slots,
 // two commits wait only when they pick the same slot, and then only for the other's commit.
 //
-// The list of tables must stay identical to KEPT_TABLES in src/core/kept-counts.ts (a test
+// The list of tables must stay identical to KEPT_TABLES in src/data/kept-counts.ts (a test
 // compares them with the triggers in the database).
 const KEPT_COUNT_TABLES = ['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates'];
 const OLD_TABLES = ['jobs', 'estimates', 'invoices', 'payments'];

@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { KEPT_TABLES, keptCountOf } from '../../src/core/kept-counts';
+import { KEPT_TABLES, keptCountOf } from '../../src/data/kept-counts';
 import { createTenant, gql, rest, Tenant, useTestApp } from '../helpers/app';
 
-// Kept counts of customers, locations and templates (migration 0016, src/core/kept-counts.ts):
+// Kept counts of customers, locations and templates (migration 0016, src/data/kept-counts.ts):
 // split into slots, kept for live rows and for all rows (include_deleted). The numbered
 // documents' side: test/document-counts.test.ts.
 
