@@ -28,7 +28,8 @@ const paymentsOf = (cols: readonly string[]) =>
   `(select coalesce(json_agg(json_build_array(${columns('r1', cols)}) order by "r1"."created_at" desc, "r1"."uuid" desc), '[]'::json) from "payments" as "r1" ` +
   `where "r1"."company_uuid" = e."company_uuid" and "r1"."invoice_uuid" = e."uuid" and "r1"."deleted_at" is null)`;
 
-const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments']);
+/** The tables whose counts are kept (src/data/kept-counts.ts, migration 0016). */
+const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates']);
 /** The conditions of an unfiltered list: the company's rows that are not deleted. */
 export const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
 
@@ -38,11 +39,11 @@ export const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
  */
 export function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
   const order = `e."created_at" desc, e."uuid" desc`;
-  // An unfiltered list of a numbered document reads the company's kept count (migration 0009).
+  // An unfiltered list reads the company's kept count (migration 0016).
   const kept = COUNTED.has(table) && where === LIVE;
   const total = kept
-    ? `select (select (coalesce((select dc.live from document_counts as dc where dc.company_uuid = k.company and dc.table_name = '${table}'), 0)` +
-      ` + coalesce((select sum(p.n) from document_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
+    ? `select (select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = '${table}'), 0)` +
+      ` + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
       ` from (select $1::uuid as company) as k) as "total", `
     : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
   if (deep) {

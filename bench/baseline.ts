@@ -137,7 +137,7 @@ async function customerList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
   const search = q.get('search');
   const params: unknown[] = [company];
-  let where = `e.company_uuid = $1 and e.deleted_at is null`;
+  let where = LIVE;
   if (search) {
     // The server's condition (src/modules/customer/customer.rules.ts), its `?` numbered from $2.
     const cond = customerSearchSql('e', search, (t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);

@@ -6,6 +6,7 @@ import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
 import { isUuid } from '../domain/values';
 import { leanColumn, leanList, Related } from './list';
+import { keptCountOf } from './kept-counts';
 import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -102,8 +103,8 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   if (args.updatedSince) w.and(`${column('updatedAt')} >= ?`, [args.updatedSince]);
   where?.(w);
   const sql = conditions.join(' and ');
-  const live = !args.includeDeleted && deletable && conditions.length === unfiltered;
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, live, order });
+  const kept = keptCountOf(deletable, !!args.includeDeleted, conditions.length !== unfiltered);
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, kept, order });
   for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
   return pageOf(list.items, list.total, page, limit);
 }

@@ -1,7 +1,7 @@
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
-import { COUNTED_TABLES, countedTotalSql } from './document-counts';
+import { KeptCount, keptCountSql } from './kept-counts';
 import { buildSteps, compileMapper } from './record';
 import { columnOf, formulaSql, q, tableOf } from './columns';
 import { autoFlush } from './orm-adapter';
@@ -190,23 +190,23 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
 }
 
 /** The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?` the company). */
-function statementText(meta: EntityMetadata, st: PageStatement, where: string, live: boolean, deep: boolean): { sql: string; kept: boolean } {
-  // The company's live rows of a counted table: their total is kept (src/data/document-counts.ts).
-  const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
-  const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
+function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean): { sql: string; kept: boolean } {
+  // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts).
+  const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
+  const total = keptSql ?? st.count.join(where);
   const [before, after] = deep ? st.deepRows : st.rows;
-  return { sql: `select ${total} as "total", ${before}${where}${after} as "rows"`, kept };
+  return { sql: `select ${total} as "total", ${before}${where}${after} as "rows"`, kept: keptSql !== null };
 }
 
 /**
  * The statement leanList runs for `where` and these options, a page from row DEEP_OFFSET on with
  * `deep` (src/data/queries.ts writes them all under src/data/queries/, npm run sql).
  */
-export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, live = false, order = null }: LeanListOptions = {}, deep = false): string {
+export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, kept = null, order = null }: LeanListOptions = {}, deep = false): string {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model`);
-  return statementText(meta, st, where, live, deep).sql;
+  return statementText(meta, st, where, kept, deep).sql;
 }
 
 export interface LeanList<T> {
@@ -223,8 +223,8 @@ export interface LeanListOptions {
   props?: readonly string[] | null;
   /** Run as a prepared statement (false: conditions whose plan depends on their values). */
   prepare?: boolean;
-  /** `where` selects exactly the company's rows that are not deleted (no filter). */
-  live?: boolean;
+  /** `where` selects exactly the company's live rows, or all its rows (no filter): its total is kept (src/data/kept-counts.ts). */
+  kept?: KeptCount | null;
   /** ORDER BY on alias `e` (src/schema/sorting.ts), ending in the primary key; null: newest first. */
   order?: string | null;
 }
@@ -235,10 +235,10 @@ export interface LeanListOptions {
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
- * depends on their values. `live`: `where` selects exactly the company's rows that are not
- * deleted (no filter), whose total a counted table keeps. Every listed entity has a company and
- * created_at (test/data/lean-read.test.ts lists each); a relation this cannot write is left to
- * the loaders.
+ * depends on their values. `kept`: `where` selects exactly the company's live rows or all its
+ * rows (no filter), whose total a table with kept counts keeps (src/data/kept-counts.ts). Every
+ * listed entity has a company and created_at (test/data/lean-read.test.ts lists each); a relation
+ * this cannot write is left to the loaders.
  */
 export async function leanList<T>(
   em: EntityManager,
@@ -248,15 +248,15 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props = null, prepare = true, live = false, order = null }: LeanListOptions = {},
+  { related = [], props = null, prepare = true, kept = null, order = null }: LeanListOptions = {},
 ): Promise<LeanList<T>> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
-  const { sql, kept } = statementText(meta, st, where, live, offset >= DEEP_OFFSET);
-  const values = [...(kept ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
+  const { sql, kept: keptTotal } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET);
+  const values = [...(keptTotal ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
   const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {

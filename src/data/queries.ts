@@ -30,11 +30,16 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
   for (const meta of all.sort((a, b) => a.tableName.localeCompare(b.tableName))) {
     const list: NamedStatement[] = [];
     const where = liveWhere(meta);
-    const live = !!meta.properties['deletedAt' as never];
-    list.push({ name: 'list: a page of the live rows, newest first, and their total', sql: listSql(em, meta.class, where, { live }) });
-    const filtered = listSql(em, meta.class, where, { live: false });
+    const deletable = !!meta.properties['deletedAt' as never];
+    const live = deletable ? ('live' as const) : null;
+    list.push({ name: 'list: a page of the live rows, newest first, and their total', sql: listSql(em, meta.class, where, { kept: live }) });
+    if (deletable) {
+      const all = `e.${columnOf(meta, 'company')} = ?`;
+      list.push({ name: 'list with include_deleted: all the rows, and their total', sql: listSql(em, meta.class, all, { kept: 'all' }) });
+    }
+    const filtered = listSql(em, meta.class, where, { kept: null });
     if (filtered !== list[0].sql) list.push({ name: 'list with a filter (`and (…)` after the conditions): the total counted', sql: filtered });
-    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { live }, true) });
+    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { kept: live }, true) });
     const related: Array<[string, Related]> = [];
     for (const p of meta.relations) {
       if (p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company') related.push([`its ${p.name}`, { kind: 'one', prop: p.name }]);
@@ -46,7 +51,7 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
       }
     }
     for (const [label, spec] of related) {
-      const sql = listSql(em, meta.class, where, { live, related: [spec] });
+      const sql = listSql(em, meta.class, where, { kept: live, related: [spec] });
       if (sql !== list[0].sql) list.push({ name: `list with ${label}`, sql });
     }
     const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false);

@@ -36,7 +36,7 @@ describe('the bench baseline\'s list statements', () => {
     const em = t.orm.em.fork();
     const meta = em.getMetadata().get('Invoice');
     const server = readModelListSql(em, Invoice, liveWhere(meta), {
-      live: true,
+      kept: 'live',
       related: [{ kind: 'one', prop: 'customer' }, { kind: 'children', entity: em.getMetadata().get('Payment').class, prop: 'invoice' }],
     });
     expect(skeleton(listSql('invoices', LIVE, GQL_INVOICE_ROW, 2, false))).toBe(skeleton(server));

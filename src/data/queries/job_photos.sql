@@ -15,6 +15,20 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
+-- list with include_deleted: all the rows, and their total
+select (
+  select count(*)
+    from "job_photos" as e
+    where e."company_uuid" = ?) as "total", (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent")
+        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+    from (
+    select *
+      from "job_photos" as e
+      where e."company_uuid" = ?
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "rows";
+
 -- list, a page from row 1000 on (keys first)
 select (
   select count(*)
@@ -66,11 +80,11 @@ select e.*
 -- load the live rows by job (relation lists; the keys one array)
 select e.*
   from "job_photos" as e
-  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e.deleted_at is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by user (relation lists; the keys one array)
 select e.*
   from "job_photos" as e
-  where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e."deleted_at" is null
+  where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e.deleted_at is null
   order by e."created_at" desc, e."uuid" desc;

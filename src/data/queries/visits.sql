@@ -15,6 +15,20 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
+-- list with include_deleted: all the rows, and their total
+select (
+  select count(*)
+    from "visits" as e
+    where e."company_uuid" = ?) as "total", (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
+        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+    from (
+    select *
+      from "visits" as e
+      where e."company_uuid" = ?
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "rows";
+
 -- list, a page from row 1000 on (keys first)
 select (
   select count(*)
@@ -52,5 +66,5 @@ select e.*
 -- load the live rows by job (relation lists; the keys one array)
 select e.*
   from "visits" as e
-  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e.deleted_at is null
   order by e."created_at" desc, e."uuid" desc;
