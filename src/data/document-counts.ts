@@ -1,6 +1,6 @@
 // The tables whose live rows are counted per company by triggers into document_counts (migration
 // 0009, which says why these and how): a list of such a table without filters reads its total
-// from there. Must stay identical to the migration's list (test/document-counts.test.ts compares
+// from there. Must stay identical to the migration's list (test/data/document-counts.test.ts compares
 // them with the triggers in the database).
 export const COUNTED_TABLES: ReadonlySet<string> = new Set(['jobs', 'estimates', 'invoices', 'payments']);
 

@@ -36,7 +36,7 @@ type Cls = new (...args: any[]) => any;
 //   through other getters and methods), a relation field's many-to-one. A type with any field that
 //   is none of these (a value a resolver or service computes, such as a photo's signed URL), or a
 //   getter that hands `this` on, is read whole. A pruned record leaves the other properties
-//   undefined: test/graphql-prefetch.test.ts asks every field of every listed type, alone and with
+//   undefined: test/graphql/prefetch.test.ts asks every field of every listed type, alone and with
 //   its relations, and compares with the records read whole.
 
 export interface ListPlan {
