@@ -3,12 +3,16 @@ import { Filter, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../schema/fields';
 import type { Company } from '../modules/company/company.entity';
+import { LiveOnly } from './live-filter';
 
-// Every company-owned entity carries `company` and this default filter; services still pass the
-// company explicitly (tenancy in two layers).
+// Every company-owned entity carries `company` and these default filters (the tenant's rows, live
+// ones: src/data/live-filter.ts); services still pass the company explicitly (tenancy in two layers).
 export const TENANT_FILTER = 'tenant';
-export const TenantScoped = () =>
-  Filter({ name: TENANT_FILTER, cond: (args: { companyId: string }) => ({ company: args.companyId }), default: true });
+export { LIVE_FILTER } from './live-filter';
+export const TenantScoped = (): ClassDecorator => (target) => {
+  Filter({ name: TENANT_FILTER, cond: (args: { companyId: string }) => ({ company: args.companyId }), default: true })(target);
+  LiveOnly()(target);
+};
 
 export const TIMESTAMP = { type: 'Date', columnType: 'timestamptz(3)' } as const;
 

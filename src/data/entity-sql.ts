@@ -50,7 +50,7 @@ const insertShapes = new WeakMap<EntityMetadata, { columns: string; props: Entit
  * properties in `computed` take the SQL given instead (a value the database decides).
  */
 export function insertParts(em: EntityManager, entity: object, computed: Record<string, ColumnSql> = {}): { columns: string; values: string; params: unknown[] } {
-  const meta = helper(entity).__meta as EntityMetadata;
+  const meta = em.getMetadata().get(entity.constructor.name) as EntityMetadata;
   let shape = insertShapes.get(meta);
   if (!shape) {
     const props = [...columns(meta).stored];

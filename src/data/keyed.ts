@@ -4,6 +4,7 @@ import { Data, leanFind, mapperOf } from './record';
 import { q, selectOf } from './columns';
 import { autoFlush, identityMapDisabled } from './orm-adapter';
 import { isLive, TenantScope } from './tenant';
+import { LIVE_FILTER } from './base.entity';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
 // each is written once per entity and relation from the metadata and run with parameters (the
@@ -56,7 +57,8 @@ export async function leanByKeys<T>(em: EntityManager, scope: TenantScope, entit
   if (!st) {
     const own = em.getMetadata().get(entity.name).properties['company' as never] ? { company: scope.companyId } : {};
     const where = live ? { [keyProp]: { $in: [...keys] }, ...own, deletedAt: null } : { [keyProp]: { $in: [...keys] }, ...own };
-    return leanFind(em, entity, where, live ? { orderBy: { createdAt: 'desc', uuid: 'desc' } } : {});
+    // By key, deleted records too (embedded summaries show their targets): the live filter is off.
+    return leanFind(em, entity, where, live ? { orderBy: { createdAt: 'desc', uuid: 'desc' } } : { filters: { [LIVE_FILTER]: false } });
   }
   await autoFlush(em, entity.name);
   const meta = em.getMetadata().get(entity.name);

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { helper } from '@mikro-orm/core';
+import { wrap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Related } from './list';
 import { leanByKeys } from './keyed';
@@ -46,7 +46,7 @@ export class Loaders {
     const primed = this.primedById.get(entity)?.get(id);
     if (primed !== undefined) return primed;
     const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
-    if (known && helper(known).__initialized) return known;
+    if (known && wrap(known).isInitialized()) return known;
     return this.byIdLoader(entity).load(id);
   }
 

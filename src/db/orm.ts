@@ -1,4 +1,5 @@
-import { MikroORM, Options, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MikroORM, Options, PostgreSqlDriver, ReferenceKind } from '@mikro-orm/postgresql';
+import { LIVE_FILTER } from '../data/base.entity';
 import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../migrations';
 import { entities } from './entities';
@@ -16,7 +17,16 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
     subscribers: [new EventActorSubscriber()],
     migrations: { migrationsList, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
-    discovery: { warnWhenNoEntities: false },
+    discovery: {
+      warnWhenNoEntities: false,
+      // The live filter (src/data/base.entity.ts) holds the rows read, never their relations: a
+      // many-to-one to a soft-deleted record still finds it (MikroORM would join it away).
+      onMetadata: (meta) => {
+        for (const prop of meta.relations) {
+          if (prop.kind === ReferenceKind.MANY_TO_ONE || prop.kind === ReferenceKind.ONE_TO_ONE) prop.filters = { ...(typeof prop.filters === 'object' && !Array.isArray(prop.filters) ? prop.filters : {}), [LIVE_FILTER]: false };
+        }
+      },
+    },
     forceUtcTimezone: true,
     // Each request works on its own fork; the global EntityManager must never be used by one.
     allowGlobalContext: false,

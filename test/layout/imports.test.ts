@@ -92,6 +92,11 @@ const SURFACES = ['rest', 'graphql'];
 describe('the import graph of src/', () => {
   const graph = importGraph();
 
+  it('has no file over 300 lines', () => {
+    const long = [...graph.keys()].map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > 300);
+    expect(long).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     expect(cycles(new Map([...graph].map(([f, e]) => [f, e.runtime])))).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { LIVE_FILTER } from '../../data/base.entity';
 import { inTransaction, RequestContext } from '../../data/context';
 import { applyInput, findActive, ListInclude, listPage, nextSequence } from '../../data/crud';
 import { isUuid } from '../../domain/values';
@@ -48,7 +49,7 @@ function applyStatus(payment: Payment, status: PaymentStatus | undefined, proces
  * it has committed by now (and a concurrent delete makes it not found). */
 async function lockedPayment(tx: RequestContext, current: Payment) {
   const invoice = await lockInvoice(tx, current.invoiceUuid);
-  const payment = await tx.em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true });
+  const payment = await tx.em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true, filters: { [LIVE_FILTER]: false } });
   if (payment.deletedAt) throw AppError.notFound('Payment');
   return { invoice, payment };
 }
@@ -137,11 +138,12 @@ export const paymentService = {
    */
   async restore(ctx: RequestContext, uuid: string) {
     if (!isUuid(uuid)) throw AppError.notFound('Payment');
-    const current = await ctx.em.findOne(Payment, { uuid: uuid.toLowerCase(), company: ctx.companyId });
+    // A deleted payment: the live filter is off (src/data/base.entity.ts).
+    const current = await ctx.em.findOne(Payment, { uuid: uuid.toLowerCase(), company: ctx.companyId }, { filters: { [LIVE_FILTER]: false } });
     if (!current) throw AppError.notFound('Payment');
     return inTransaction(ctx, async (tx, em) => {
       const invoice = await lockInvoice(tx, current.invoiceUuid);
-      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true });
+      const payment = await em.findOneOrFail(Payment, { uuid: current.uuid, company: tx.companyId }, { refresh: true, filters: { [LIVE_FILTER]: false } });
       if (!payment.deletedAt) throw AppError.field('uuid', 'is not deleted: this payment is live');
       if (invoice.deletedAt) throw AppError.field('invoiceUuid', 'is a deleted invoice: restore the invoice first');
       payment.deletedAt = null;
