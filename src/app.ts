@@ -116,7 +116,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
 
   app.use('/api/v1', auth, buildRestRouter(routes), methodNotAllowed(routes));
 
-  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit);
+  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit, config.graphqlDirectCalls);
   // GraphQL answers carry no ETag: express would hash every body (a page of invoices is ~60 KB)
   // for a 304 that a POST never gets. A sub-app of its own, with this app's other settings.
   const graphqlApp = express();

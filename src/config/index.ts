@@ -33,6 +33,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Queries run compiled by graphql-jit (src/graphql/executor.ts); false: graphql-js interprets every one. */
   graphqlJit: boolean;
+  /** Field resolvers marked @DirectCall() are called directly (src/graphql/direct-resolvers.ts); false: all through TypeGraphQL's handler. */
+  graphqlDirectCalls: boolean;
   /** Hot statements run as named prepared statements (src/data/prepared.ts); false for a pooler that cannot keep them. */
   dbPreparedStatements: boolean;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 25_000, 1, 100_000_000),
     graphqlMaxFields: int('GRAPHQL_MAX_FIELDS', env.GRAPHQL_MAX_FIELDS, 1_000, 10, 100_000),
     graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
+    graphqlDirectCalls: bool('GRAPHQL_DIRECT_CALLS', env.GRAPHQL_DIRECT_CALLS, true),
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),

@@ -1,5 +1,5 @@
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
+import { BuildSchemaOptions, buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { validateInput } from '../schema/validation';
 import { fieldsOf } from '../schema/fields';
 import { callFieldResolversDirectly } from './direct-resolvers';
@@ -24,7 +24,7 @@ import { EstimateDocumentResolver, InvoiceDocumentResolver, ShareLinkResolver } 
 import { EventResolver } from '../modules/event/event.resolver';
 import { WebhookResolver } from '../modules/webhook/webhook.resolver';
 
-let cached: GraphQLSchema | undefined;
+const cached = new Map<boolean, GraphQLSchema>();
 
 /**
  * Query arguments (`@ArgsType` classes: list pages and filters, upload options) take an explicit
@@ -40,8 +40,11 @@ function dropNullArguments(value: object, type: unknown): void {
   for (const [k, v] of Object.entries(value)) if (v === null) delete (value as Record<string, unknown>)[k];
 }
 
-export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({
+/** The schema; `directCalls` false: every field resolver through TypeGraphQL's handler (GRAPHQL_DIRECT_CALLS=false). */
+export function buildGraphQLSchema(directCalls = true): GraphQLSchema {
+  const hit = cached.get(directCalls);
+  if (hit) return hit;
+  const options: BuildSchemaOptions = {
     resolvers,
     validate: false,
     // The same validation as REST, on every input object and args class.
@@ -53,9 +56,12 @@ export function buildGraphQLSchema(): GraphQLSchema {
         if (fieldsOf(v.constructor).some((f) => f.io === 'in')) await validateInput(v, 'graphql');
       }
     },
-  });
-  callFieldResolversDirectly(cached, resolvers);
-  return cached;
+  };
+  const schema = buildSchemaSync(options);
+  // Only the fields marked @DirectCall() (src/graphql/direct-resolvers.ts).
+  if (directCalls) callFieldResolversDirectly(schema, resolvers, options.globalMiddlewares ?? []);
+  cached.set(directCalls, schema);
+  return schema;
 }
 
 /** The SDL committed at schema/schema.graphql. */

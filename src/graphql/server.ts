@@ -61,8 +61,8 @@ const managedForMutationsPlugin: ApolloServerPlugin<RequestContext> = {
 /** Tokens in a GraphQL document: about ten times the largest document the limits let through. */
 export const MAX_TOKENS = 20_000;
 
-export async function createApolloServer(limits: GraphQLLimits, jit = true): Promise<ApolloServer<RequestContext>> {
-  const schema = buildGraphQLSchema();
+export async function createApolloServer(limits: GraphQLLimits, jit = true, directCalls = true): Promise<ApolloServer<RequestContext>> {
+  const schema = buildGraphQLSchema(directCalls);
   const server = new ApolloServer<RequestContext>({
     // The schema; queries compiled by graphql-jit unless GRAPHQL_JIT=false (src/graphql/executor.ts).
     ...(jit ? { gateway: jitGateway(schema) } : { schema }),

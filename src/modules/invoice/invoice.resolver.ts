@@ -3,6 +3,7 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import type { RequestContext } from '../../data/context';
 import { relationLimit } from '../../schema/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
+import { DirectCall } from '../../graphql/direct-resolvers';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
@@ -28,6 +29,7 @@ export class InvoiceResolver extends CrudResolver({
   }
 
   @FieldResolver(() => Customer, { nullable: true })
+  @DirectCall()
   customer(@Root() invoice: Invoice, @Ctx() ctx: RequestContext): Awaitable<Customer | null> {
     return ctx.loaders.one(Customer, invoice.customerUuid);
   }
@@ -48,6 +50,7 @@ export class InvoiceResolver extends CrudResolver({
   }
 
   @FieldResolver(() => [Payment], { description: 'Payments that are not deleted, newest first' })
+  @DirectCall()
   payments(@Root() invoice: Invoice, @Ctx() ctx: RequestContext, @Arg('limit', () => Int, { defaultValue: 100 }) limit: number): Awaitable<Payment[]> {
     return ctx.loaders.children(Payment, 'invoice', invoice.uuid, relationLimit(limit));
   }
