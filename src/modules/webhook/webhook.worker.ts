@@ -1,8 +1,9 @@
 import type { WebhookConfig } from '../../config';
 import type { Orm } from '../../db/orm';
 import { logger } from '../../logger';
-import { claim, record, send } from './webhook.delivery';
+import { claim, send } from './webhook.delivery';
 import { DISPATCH_BATCH, dispatchEvents } from './webhook.dispatch';
+import { batchRecorder } from './webhook.record';
 import { deliveryAgent } from './webhook.url';
 
 // The delivery worker (docs/webhooks.md): a loop that keeps its state in PostgreSQL. Each turn it
@@ -22,6 +23,8 @@ export interface WebhookWorker {
 
 export function startWebhookWorker(orm: Orm, cfg: WebhookConfig): WebhookWorker {
   const agent = deliveryAgent(cfg, cfg.timeoutMs);
+  // Outcomes are written in batches (one statement for those that finished meanwhile).
+  const recorder = batchRecorder(orm, cfg);
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -36,7 +39,7 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig): WebhookWorker 
 
   const attempt = (d: Awaited<ReturnType<typeof claim>>[number]) => {
     const p = send(d, agent, cfg)
-      .then((o) => record(orm, d, o, cfg))
+      .then((o) => recorder.add(d, o))
       .then(() => undefined)
       .catch((err) => logger.warn({ err, delivery: d.uuid }, 'webhook attempt could not be recorded; the lease expires and another attempt follows'))
       .finally(() => {
