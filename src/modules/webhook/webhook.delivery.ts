@@ -27,6 +27,8 @@ export interface Claimed {
   old_secret: string | null;
   /** The endpoint has failed since its last success (a success clears the clock). */
   failing: boolean;
+  /** How long the delivery had been due when claimed, in ms (the worker's lag). */
+  waited_ms: number;
 }
 
 const CLAIM_SQL = `with c as (
@@ -36,7 +38,8 @@ const CLAIM_SQL = `with c as (
 )
 update webhook_deliveries d set attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ?)
 from c, webhook_endpoints e where d.uuid = c.uuid and e.uuid = d.endpoint_uuid
-returning d.uuid, d.endpoint_uuid, d.event_id, d.body, d.attempts, e.url, e.secret, case when e.old_secret_until > now() then e.old_secret end as old_secret, e.failing_since is not null as failing`;
+returning d.uuid, d.endpoint_uuid, d.event_id, d.body, d.attempts, e.url, e.secret, case when e.old_secret_until > now() then e.old_secret end as old_secret, e.failing_since is not null as failing,
+  (extract(epoch from now() - d.next_attempt_at) * 1000)::int as waited_ms`;
 
 export function claim(orm: Orm, n: number, leaseSeconds: number): Promise<Claimed[]> {
   return orm.em.getConnection().execute<Claimed[]>(CLAIM_SQL, [n, leaseSeconds]);
