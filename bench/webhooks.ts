@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     type Tag = 'three' | 'none' | 'queued' | 'eager';
     const results: Record<Tag, number[]> = { three: [], none: [], queued: [], eager: [] };
     const pending = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'pending'`))[0].n);
+    const undispatchedEvents = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from events where position > (select position from webhook_dispatch_state)`))[0].n);
     for (let r = 0; r < rounds; r++) {
       const order: Tag[] = r % 2 ? ['none', 'eager', 'queued', 'three'] : ['three', 'queued', 'eager', 'none'];
       for (const tag of order) {
@@ -90,17 +91,17 @@ async function main(): Promise<void> {
         results[tag].push(await rate(n, 8, async (i) => void (await call('POST', '/customers', { first_name: `B${i}`, last_name: 'Bench' }))));
         // What the round left to deliver (the deferred work of a yielding worker), and how long it took.
         const left = tag === 'none' ? 0 : await pending();
+        const undispatched = tag === 'none' ? 0 : await undispatchedEvents();
         const drainStart = Date.now();
         if (tag === 'eager') {
           await worker.stop();
           worker = startWebhookWorker(orm, config.webhooks, { busy });
         }
-        // Every round starts with an empty queue.
-        if (tag !== 'none') {
-          if (tag === 'queued') worker = startWebhookWorker(orm, config.webhooks, { busy });
-          while ((await pending()) > 0) await new Promise((res) => setTimeout(res, 50));
-        }
-        log(`round ${r + 1} ${tag}: ${results[tag].at(-1)!.toFixed(0)} customers/s${tag === 'none' ? '' : `; ${left} deliveries pending at its end, delivered ${((Date.now() - drainStart) / 1000).toFixed(1)} s later`}`);
+        // Every round starts with an empty queue, its events dispatched (a `none` round's too, while
+        // its endpoints are still disabled).
+        if (tag === 'queued') worker = startWebhookWorker(orm, config.webhooks, { busy });
+        while ((await pending()) > 0 || (await undispatchedEvents()) > 0) await new Promise((res) => setTimeout(res, 50));
+        log(`round ${r + 1} ${tag}: ${results[tag].at(-1)!.toFixed(0)} customers/s${tag === 'none' ? '' : `; at its end ${left} deliveries pending and ${undispatched} events not yet dispatched, all delivered ${((Date.now() - drainStart) / 1000).toFixed(1)} s later`}`);
       }
     }
     await worker.stop();
