@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     type Tag = 'three' | 'none' | 'queued' | 'eager';
     const results: Record<Tag, number[]> = { three: [], none: [], queued: [], eager: [] };
     const pending = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'pending'`))[0].n);
-    const undispatchedEvents = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from events where position > (select position from webhook_dispatch_state)`))[0].n);
+    const undispatchedEvents = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from events where position is null or position > (select position from webhook_dispatch_state)`))[0].n);
     for (let r = 0; r < rounds; r++) {
       const order: Tag[] = r % 2 ? ['none', 'eager', 'queued', 'three'] : ['three', 'queued', 'eager', 'none'];
       for (const tag of order) {
