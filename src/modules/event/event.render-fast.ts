@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ReferenceKind } from '@mikro-orm/core';
-import { declaredAccessor, leanColumnMapper } from '../../core/lean-record';
-import { restFieldsOf } from '../../core/fields';
+import { declaredAccessor, leanColumnMapper } from '../../data/record';
+import { restFieldsOf } from '../../schema/fields';
 import { restWriter, toRest } from '../../rest/case-map';
 import type { EventResource } from './event.catalogue';
 import { SYSTEM_ACTOR } from './event.actor';
