@@ -5,7 +5,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { initOrm, migrate } from '../src/db/orm';
 import { createCompany } from '../src/modules/company/company.admin';
-import { startWebhookWorker } from '../src/modules/webhook/webhook.worker';
+import { requestsInFlight, startWebhookWorker } from '../src/modules/webhook/webhook.worker';
 import { openBenchDatabase } from './setup';
 
 // `LOG_LEVEL=silent npx ts-node --transpile-only bench/webhooks.ts [--deliveries 5000] [--rounds 3] [--n 300]`
@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     const config = loadConfig({ ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? '64' });
     const { app, close } = await createApp({ orm, config });
     const server = app.listen(0, '127.0.0.1');
+    // The inline worker yields to the server's requests, as `npm start` runs it (src/main.ts).
+    const busy = requestsInFlight(server);
     await new Promise((r) => server.once('listening', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     const { apiKey, company } = await createCompany(orm.em.fork(), { name: 'Bench Webhooks', email: 'bench@example.com' });
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     await call('POST', '/webhook_endpoints', { url: hook });
     await conn.execute(`insert into customers (uuid, company_uuid, first_name, last_name) select gen_random_uuid(), ?, 'C' || i, 'L' from generate_series(1, ?) as i`, [company.uuid, deliveries]);
     const start = process.hrtime.bigint();
-    let worker = startWebhookWorker(orm, config.webhooks);
+    let worker = startWebhookWorker(orm, config.webhooks, { busy });
     while ((await succeeded()) < deliveries) await new Promise((r) => setTimeout(r, 20));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     log(`${deliveries} deliveries in ${seconds.toFixed(2)} s: ${(deliveries / seconds).toFixed(0)}/s`);
@@ -75,19 +77,31 @@ async function main(): Promise<void> {
     for (let i = 0; i < 2; i++) endpoints.push((await call('POST', '/webhook_endpoints', { url: hook })).uuid);
     // `queued`: three active endpoints with the worker stopped (the write path alone; the
     // deliveries wait in the queue and are drained before the next round).
-    const results: Record<'three' | 'none' | 'queued', number[]> = { three: [], none: [], queued: [] };
+    // `eager`: three active endpoints, the worker delivering without yielding to requests.
+    type Tag = 'three' | 'none' | 'queued' | 'eager';
+    const results: Record<Tag, number[]> = { three: [], none: [], queued: [], eager: [] };
+    const pending = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'pending'`))[0].n);
+    const undispatchedEvents = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from events where position is null or position > (select position from webhook_dispatch_state)`))[0].n);
     for (let r = 0; r < rounds; r++) {
-      const order: Array<'three' | 'none' | 'queued'> = r % 2 ? ['none', 'queued', 'three'] : ['three', 'queued', 'none'];
+      const order: Tag[] = r % 2 ? ['none', 'eager', 'queued', 'three'] : ['three', 'queued', 'eager', 'none'];
       for (const tag of order) {
         for (const uuid of endpoints) await call('PUT', `/webhook_endpoints/${uuid}`, { status: tag === 'none' ? 'disabled' : 'active' });
-        if (tag === 'queued') await worker.stop();
+        if (tag === 'queued' || tag === 'eager') await worker.stop();
+        if (tag === 'eager') worker = startWebhookWorker(orm, config.webhooks);
         results[tag].push(await rate(n, 8, async (i) => void (await call('POST', '/customers', { first_name: `B${i}`, last_name: 'Bench' }))));
-        log(`round ${r + 1} ${tag}: ${results[tag].at(-1)!.toFixed(0)} customers/s`);
-        if (tag === 'queued') {
-          worker = startWebhookWorker(orm, config.webhooks);
-          const pending = async () => Number((await conn.execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'pending'`))[0].n);
-          while ((await pending()) > 0) await new Promise((res) => setTimeout(res, 50));
+        // What the round left to deliver (the deferred work of a yielding worker), and how long it took.
+        const left = tag === 'none' ? 0 : await pending();
+        const undispatched = tag === 'none' ? 0 : await undispatchedEvents();
+        const drainStart = Date.now();
+        if (tag === 'eager') {
+          await worker.stop();
+          worker = startWebhookWorker(orm, config.webhooks, { busy });
         }
+        // Every round starts with an empty queue, its events dispatched (a `none` round's too, while
+        // its endpoints are still disabled).
+        if (tag === 'queued') worker = startWebhookWorker(orm, config.webhooks, { busy });
+        while ((await pending()) > 0 || (await undispatchedEvents()) > 0) await new Promise((res) => setTimeout(res, 50));
+        log(`round ${r + 1} ${tag}: ${results[tag].at(-1)!.toFixed(0)} customers/s${tag === 'none' ? '' : `; at its end ${left} deliveries pending and ${undispatched} events not yet dispatched, all delivered ${((Date.now() - drainStart) / 1000).toFixed(1)} s later`}`);
       }
     }
     await worker.stop();
@@ -104,6 +118,8 @@ async function main(): Promise<void> {
         ratio: median(results.three) / median(results.none),
         threeEndpointsWorkerStopped: median(results.queued),
         ratioWorkerStopped: median(results.queued) / median(results.none),
+        threeEndpointsNotYielding: median(results.eager),
+        ratioNotYielding: median(results.eager) / median(results.none),
       },
     };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');

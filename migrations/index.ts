@@ -14,6 +14,7 @@ import { Migration20261125000013_visits } from './Migration20261125000013_visits
 import { Migration20261125000014_visit_events } from './Migration20261125000014_visit_events';
 import { Migration20261125000015_webhooks } from './Migration20261125000015_webhooks';
 import { Migration20261125000016_kept_counts } from './Migration20261125000016_kept_counts';
+import { Migration20261125000017_feed_page } from './Migration20261125000017_feed_page';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -33,4 +34,5 @@ export const migrationsList = [
   { name: 'Migration20261125000014_visit_events', class: Migration20261125000014_visit_events },
   { name: 'Migration20261125000015_webhooks', class: Migration20261125000015_webhooks },
   { name: 'Migration20261125000016_kept_counts', class: Migration20261125000016_kept_counts },
+  { name: 'Migration20261125000017_feed_page', class: Migration20261125000017_feed_page },
 ];

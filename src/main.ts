@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createServer, Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { startEventMaintenance } from './modules/event/event.maintenance';
-import { startWebhookWorker } from './modules/webhook/webhook.worker';
+import { requestsInFlight, startWebhookWorker } from './modules/webhook/webhook.worker';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, requireExtensions } from './db/orm';
@@ -36,8 +36,6 @@ async function main(): Promise<void> {
   const { app, close } = await createApp({ orm, config });
   // Positions and retention of the event feed, in the background of every server (docs/events.md).
   const events = startEventMaintenance(orm, config.eventRetentionDays);
-  // Webhook deliveries, unless WEBHOOK_WORKER=off (then `npm run worker` processes deliver; docs/webhooks.md).
-  const webhooks = config.webhooks.worker ? startWebhookWorker(orm, config.webhooks) : null;
   // Slow or half-open connections cannot pin the server: a request must arrive whole within
   // REQUEST_TIMEOUT_MS and its headers within HEADERS_TIMEOUT_MS; an idle keep-alive socket is
   // closed after KEEP_ALIVE_TIMEOUT_MS (docs/security.md).
@@ -54,6 +52,9 @@ async function main(): Promise<void> {
   // Node's request and headers timeouts are checked every 30 s and only for sockets that began a
   // request: any socket without traffic for REQUEST_TIMEOUT_MS is closed as well.
   server.setTimeout(config.requestTimeoutMs, (socket) => socket.destroy());
+  // Webhook deliveries, unless WEBHOOK_WORKER=off (then `npm run worker` processes deliver); the
+  // inline worker yields to this server's requests (docs/webhooks.md).
+  const webhooks = config.webhooks.worker ? startWebhookWorker(orm, config.webhooks, { busy: requestsInFlight(server) }) : null;
   server.on('error', (err) => {
     process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
     void orm.close(true).catch(() => undefined).then(releaseDatabase).then(() => process.exit(1));

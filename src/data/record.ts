@@ -23,7 +23,8 @@ const prototypes = new WeakMap<EntityMetadata, object>();
  * The getters and methods entity classes declare, as declared: MikroORM replaces each with a
  * wrapper when it discovers the entity (a no-op when called on the prototype itself), which hides
  * the function's source and costs a rest-parameter call per read. Kept before the ORM starts
- * (src/db/entities.ts); lean instances read through them.
+ * (src/db/entities.ts); lean instances read through them, and the feed's fast renderer
+ * (src/modules/event/event.render-fast.ts) asks which properties a getter computes.
  */
 const declared = new WeakMap<object, Map<string, PropertyDescriptor>>();
 
@@ -39,6 +40,18 @@ export function keepDeclaredAccessors(classes: readonly Function[]): void {
       declared.set(o, own);
     }
   }
+}
+
+/** A getter's or method's function as the class declares it, on the prototype chain; null if none (or not kept). */
+export function declaredAccessor(proto: object, name: string): Function | null {
+  for (let o: object | null = proto; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    const own = declared.get(o);
+    if (!own) return null;
+    const d = own.get(name);
+    if (d) return d.get ?? d.value;
+    if (Object.prototype.hasOwnProperty.call(o, name)) return null;
+  }
+  return null;
 }
 
 /**

@@ -68,7 +68,7 @@ export function singleGetOf(route: RouteDef, table: RouteDef[]): RouteDef | unde
 
 /** Responses that show the record as its GET does carry its ETag: single GETs, and PUTs returning the same. */
 export function carriesEtag(route: RouteDef, table: RouteDef[]): boolean {
-  if (route.plural) return false;
+  if (route.plural || route.page) return false;
   if (route.method === 'GET') return true;
   const single = singleGetOf(route, table);
   return route.method === 'PUT' && single?.output === route.output && single?.embed === route.embed;

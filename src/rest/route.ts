@@ -51,6 +51,8 @@ export interface RouteDef {
   addon?: Addon;
   /** A route that answers a file (a PDF) with an ETag instead of JSON: its call returns a FileResult. */
   file?: string;
+  /** A GET that answers a page rather than one record (the event feed): no ETag, as lists. */
+  page?: boolean;
   /** POST routes that create records honour Idempotency-Key. */
   creates?: boolean;
   /**

@@ -157,7 +157,7 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/estimates/:uuid/restore', summary: 'Restore a deleted estimate (its customer must be live)', output: Estimate, embed: estimateEmbeds, call: (ctx, a) => estimateService.restore(ctx, a.params.uuid) },
 
   // The change feed (docs/events.md); /events/head before /events/:id.
-  { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, call: (ctx, a) => eventService.feed(ctx, a.query) },
+  { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The change feed: events after a cursor, oldest first, by commit', query: EventFeedArgs, output: EventFeed, page: true, call: (ctx, a) => eventService.feed(ctx, a.query) },
   { method: 'GET', path: '/events/head', operationId: 'getEventsHead', summary: 'The cursor after the newest event (follow the feed from now)', output: EventsHead, call: (ctx) => eventService.head(ctx) },
   { method: 'GET', path: '/events/:event_id', summary: 'Get an event', output: Event, call: (ctx, a) => eventService.get(ctx, a.params.event_id) },
   { method: 'GET', path: '/event_types', operationId: 'listEventTypes', summary: 'The event types, each with a description', output: EventTypeCatalogue, call: async () => eventService.types() },

@@ -20,7 +20,7 @@ import { Event, EventActor } from './event.types';
 // summaries a route adds. `data.previous` is the difference between that and the same record with
 // the old values of the columns that changed, by REST name.
 
-const ENTITIES: Record<EventResource, new () => object> = {
+export const ENTITIES: Record<EventResource, new () => object> = {
   customer: Customer,
   location: Location,
   template: Template,
@@ -60,7 +60,7 @@ function recordOf(em: EntityManager, resource: EventResource, row: Record<string
   return toRest(entity, leanColumnMapper(em, entity)(row));
 }
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+export const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 export function renderEvent(em: EntityManager, r: EventRow): Event {
   const object = recordOf(em, r.resource, r.row);

@@ -3,7 +3,8 @@ import { AppError } from '../../errors/app-error';
 import { EVENT_TYPES, parseTypePatterns } from './event.catalogue';
 import type { EventFeedArgs } from './event.inputs';
 import { eventRowId, renderEvent, type EventRow } from './event.render';
-import { ASSIGN_SQL, HEAD_SQL, ONE_SQL, PAGE_SQL, TYPE_FILTER_SQL } from './event.sql';
+import { renderEventFast } from './event.render-fast';
+import { ASSIGN_SQL, HEAD_SQL, ONE_SQL, PAGE_SQL } from './event.sql';
 import { Event, EventFeed, EventsHead, EventTypeCatalogue, EventTypeInfo } from './event.types';
 
 export const DEFAULT_EVENT_LIMIT = 100;
@@ -36,9 +37,8 @@ export const eventService = {
     await assign(ctx);
     const params: unknown[] = [ctx.companyId, after.toString()];
     // Arrays as Postgres array literals (the driver expands a JS array into a list of values); the names are [a-z_.].
-    if (filter) params.push(`{${filter.exact.join(',')}}`, `{${filter.resources.join(',')}}`);
-    params.push(limit + 1);
-    const rows = await sql<PageRow>(ctx, PAGE_SQL.replace('%FILTER%', filter ? TYPE_FILTER_SQL : ''), params);
+    params.push(filter ? `{${filter.exact.join(',')}}` : null, filter ? `{${filter.resources.join(',')}}` : null, limit + 1);
+    const rows = await sql<PageRow>(ctx, PAGE_SQL, params);
     const { top, pruned } = rows[0];
     if (args.after != null && after < BigInt(pruned)) throw new AppError('CURSOR_EXPIRED', 'This cursor is older than the events kept (EVENT_RETENTION_DAYS): copy the lists again from events/head');
     const found = rows.filter((r) => r.position !== null);
@@ -48,7 +48,7 @@ export const eventService = {
     // events get larger ones), so that a filtered reader does not walk the same rows again.
     const last = page.length ? BigInt(page[page.length - 1].position!) : after;
     const next = hasMore ? last : [last, BigInt(top)].reduce((a, b) => (a > b ? a : b));
-    const items = page.map((r) => renderEvent(ctx.em, r as EventRow));
+    const items = page.map((r) => renderEventFast(ctx.em, r as EventRow));
     return Object.assign(new EventFeed(), { items, nextCursor: encodeCursor(next), hasMore });
   },
 

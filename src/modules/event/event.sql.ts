@@ -12,16 +12,13 @@ export const PRUNE_SQL = 'select events_prune(?::timestamptz, ?::int) as pruned'
 /**
  * A page of the company's events after a position, with the newest position given and the newest
  * pruned, all read in one snapshot: an event positioned later gets a larger position than `top`.
- * `%FILTER%` is replaced by the type condition (or nothing).
+ * events_page (migration 0017) reads the page by the (company, position) index whatever the
+ * table's statistics say; its type filter is null (every type) or the exact types and resources.
  */
 export const PAGE_SQL = `select s.top, s.pruned, e.id, e.type, e.resource, e.record_uuid, e.actor, e.row, e.previous, e.created_at, e.position
 from (select coalesce(max(position), 0) as top, coalesce(max(pruned_through), 0) as pruned from event_feed_state) as s
-left join lateral (
-  select * from events as e where ${companyCondition('e')} and e.position > ?%FILTER% order by e.position limit ?
-) as e on true
+left join lateral events_page(?, ?, ?::text[], ?::text[], ?) as e on true
 order by e.position`;
-
-export const TYPE_FILTER_SQL = ' and (e.type = any(?::text[]) or e.resource = any(?::text[]))';
 
 /** One event of the company. */
 export const ONE_SQL = `select id, type, resource, record_uuid, actor, row, previous, created_at from events where ${companyCondition()} and id = ?`;

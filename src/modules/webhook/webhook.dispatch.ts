@@ -2,7 +2,8 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import { toRest } from '../../rest/case-map';
 import { parseTypePatterns, typeMatches, type TypeFilter } from '../event/event.catalogue';
-import { renderEvent, type EventRow } from '../event/event.render';
+import { type EventRow } from '../event/event.render';
+import { renderEventFast } from '../event/event.render-fast';
 import { ASSIGN_SQL } from '../event/event.sql';
 import { Event } from '../event/event.types';
 
@@ -74,7 +75,7 @@ export async function dispatchEvents(orm: Orm, batch = DISPATCH_BATCH): Promise<
         // An endpoint receives the events of changes that began after it was created.
         if (!typeMatches(ep.filter, event.type) || new Date(event.created_at) < new Date(ep.created_at)) continue;
         if (body === undefined) {
-          const rendered = toRest(Event, renderEvent(orm.em, event));
+          const rendered = toRest(Event, renderEventFast(orm.em, event));
           id = rendered.id as string;
           body = JSON.stringify(rendered);
         }

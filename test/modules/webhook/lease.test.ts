@@ -1,5 +1,6 @@
 import { webhookConfig } from '../../../src/config/index';
-import { claim, record, type Outcome } from '../../../src/modules/webhook/webhook.delivery';
+import { claim, type Outcome } from '../../../src/modules/webhook/webhook.delivery';
+import { record } from '../../../src/modules/webhook/webhook.record';
 import { createTenant, rest, useTestApp } from '../../helpers/app';
 
 // Claims (docs/webhooks.md): SKIP LOCKED with a lease; the attempt count fences the result, so an

@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { webhookConfig } from '../../../src/config';
+import { requestsInFlight, startWebhookWorker, YIELD_LAG_MS, type WebhookWorker } from '../../../src/modules/webhook/webhook.worker';
+import { createTenant, rest, useTestApp } from '../../helpers/app';
+import { until } from '../../helpers/webhook-receiver';
+
+// A server's inline worker yields to its requests (docs/webhooks.md "Processes"): while the
+// server has a request in flight it keeps at most an eighth of its slots busy, unless the
+// deliveries it claims had been due for longer than YIELD_LAG_MS; then it uses all of them.
+
+const env = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CONCURRENCY: '16' };
+const t = useTestApp(env);
+
+let worker: WebhookWorker | undefined;
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  for (const c of closers.splice(0)) await c();
+});
+
+async function listen(server: http.Server): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** A receiver that answers each request 30 ms after it came, counting the most open at once. */
+async function receiver() {
+  let open = 0;
+  const seen = { max: 0, count: 0 };
+  const port = await listen(
+    http.createServer((req, res) => {
+      req.resume();
+      open++;
+      seen.max = Math.max(seen.max, open);
+      seen.count++;
+      setTimeout(() => res.writeHead(204).end(() => void open--), 30);
+    }),
+  );
+  return { url: `http://127.0.0.1:${port}/hook`, seen };
+}
+
+/** A server with one request held open for the whole test: the worker's process is busy. */
+async function busyServer() {
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((_req, res) => void held.push(res));
+  const busy = requestsInFlight(server);
+  const port = await listen(server);
+  const req = http.get(`http://127.0.0.1:${port}/`);
+  req.on('error', () => undefined);
+  await until(() => held.length === 1 && busy(), 'the request to arrive');
+  closers.unshift(async () => void held.forEach((r) => r.end()));
+  return busy;
+}
+
+async function queue(n: number, dueAgoMs: number) {
+  const a = await createTenant(t);
+  const r = await receiver();
+  const ep = (await rest(t, a).post('/webhook_endpoints', { url: r.url })).body.data;
+  await t.orm.em.getConnection().execute(
+    `insert into webhook_deliveries (endpoint_uuid, company_uuid, event_id, event_type, body, next_attempt_at)
+    select ?, ?, 'evt_test_' || i, 'webhook.test', '{}', now() - make_interval(secs => ? / 1000.0) from generate_series(1, ?) as i`,
+    [ep.uuid, a.companyUuid, dueAgoMs, n],
+  );
+  const delivered = async () => Number((await t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where status = 'succeeded'`))[0].n);
+  return { seen: r.seen, delivered };
+}
+
+it('while its server handles a request, the worker keeps at most an eighth of its slots busy', async () => {
+  const q = await queue(12, 0);
+  worker = startWebhookWorker(t.orm, webhookConfig(env), { busy: await busyServer() });
+  await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
+  expect(q.seen.count).toBe(12);
+  expect(q.seen.max).toBeLessThanOrEqual(2);
+});
+
+it('deliveries due for longer than the lag bound get all the slots, busy or not', async () => {
+  const q = await queue(12, YIELD_LAG_MS + 5000);
+  worker = startWebhookWorker(t.orm, webhookConfig(env), { busy: await busyServer() });
+  await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
+  expect(q.seen.max).toBeGreaterThan(2);
+});
+
+it('a worker that is not told about requests (npm run worker) uses all its slots', async () => {
+  const q = await queue(12, 0);
+  worker = startWebhookWorker(t.orm, webhookConfig(env));
+  await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
+  expect(q.seen.max).toBeGreaterThan(2);
+});
