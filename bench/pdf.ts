@@ -46,3 +46,70 @@ export async function pdfRows(o: {
     { id: 'invoice_pdf_500', label: 'REST invoice PDF, 500 lines, one at a time', result: large, baseline: null, sameJson: null, rssRise: (large.rssMax ?? idle) - idle },
   ];
 }
+
+// Only the PDF rows, on a server of their own (`npx ts-node --transpile-only bench/pdf.ts
+// [--quick] [--duration 8] [--repeat 3]`): a small seed (one company), then the rows above, as
+// many times as --repeat says, each printed as it is measured.
+async function main(argv: string[]): Promise<void> {
+  const [{ spawn }, path, setup, procs, server] = await Promise.all([import('node:child_process'), import('node:path'), import('./setup'), import('./procs'), import('./server')]);
+  const arg = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const quick = argv.includes('--quick');
+  const duration = Number(arg('duration') ?? (quick ? 1 : 8));
+  const repeat = Number(arg('repeat') ?? 1);
+  const log = (m: string) => process.stderr.write(`[bench pdf] ${m}\n`);
+  const load = (job: import('./load').LoadJob) =>
+    new Promise<import('./load').LoadResult>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(procs.ROOT, 'bench/load.ts'), JSON.stringify(job)], { cwd: procs.ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += String(d)));
+      child.stderr.on('data', (d) => (err += String(d)));
+      child.on('exit', (code) => {
+        const line = out.trim().split('\n').pop() ?? '';
+        if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
+        else reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
+      });
+    });
+  const db = await setup.openBenchDatabase(log);
+  let api: Awaited<ReturnType<typeof server.startApiServer>> | null = null;
+  try {
+    api = await server.startApiServer(db.serverEnv);
+    const pid = api.pid;
+    const size = { ...setup.QUICK, small: 0 };
+    const { big } = await setup.seed(db.url, size, log);
+    const base = `http://127.0.0.1:${api.port}`;
+    const jobs = await (await fetch(`${base}/api/v1/jobs?limit=1`, { headers: { authorization: `Bearer ${big.key}` } })).json();
+    const job = jobs.data[0] as { uuid: string; customer_uuid: string };
+    const run: Run = async (variants, extra) => {
+      const job: import('./load').LoadJob = { url: base, variants, connections: 10, durationSeconds: duration, ...extra };
+      if (!extra.amount) await load(quick ? { ...job, amount: 3 * (job.connections ?? 1) } : { ...job, durationSeconds: 2 });
+      const rss = procs.sampleRss(pid);
+      const r = await load(job);
+      const mem = rss.stop();
+      return { ...r, rssMax: mem.max, rssBefore: mem.first };
+    };
+    for (let i = 0; i < repeat; i++) {
+      const rows = await pdfRows({ base, key: big.key, job, quick, rss: () => procs.rssOf(pid), run, log });
+      for (const r of rows) {
+        const rise = r.rssRise === undefined ? '' : `, RSS +${(r.rssRise / 1024 / 1024).toFixed(1)} MB`;
+        process.stdout.write(`${r.label}: ${r.result.rps.toFixed(1)} PDFs/s, p50 ${r.result.p50} ms, p99 ${r.result.p99} ms, non-2xx ${r.result.non2xx}${rise}\n`);
+      }
+    }
+  } finally {
+    await api?.stop().catch(() => undefined);
+    await db.close().catch((e) => log(`cleanup: ${e}`));
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (e) => {
+      process.stderr.write(`bench pdf failed: ${String(e?.stack ?? e)}\n`);
+      process.exit(1);
+    },
+  );
+}
