@@ -81,8 +81,10 @@ async function main(argv: string[]): Promise<void> {
     const size = { ...setup.QUICK, small: 0 };
     const { big } = await setup.seed(db.url, size, log);
     const base = `http://127.0.0.1:${api.port}`;
-    const jobs = await (await fetch(`${base}/api/v1/jobs?limit=1`, { headers: { authorization: `Bearer ${big.key}` } })).json();
-    const job = jobs.data[0] as { uuid: string; customer_uuid: string };
+    const pgc = new (await import('pg')).Client({ connectionString: db.url });
+    await pgc.connect();
+    const job = (await pgc.query(`select uuid, customer_uuid from jobs where company_uuid = $1 and deleted_at is null order by created_at desc limit 1`, [big.companyUuid])).rows[0] as { uuid: string; customer_uuid: string };
+    await pgc.end();
     const run: Run = async (variants, extra) => {
       const job: import('./load').LoadJob = { url: base, variants, connections: 10, durationSeconds: duration, ...extra };
       if (!extra.amount) await load(quick ? { ...job, amount: 3 * (job.connections ?? 1) } : { ...job, durationSeconds: 2 });
