@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configurePdfFonts, renderPdf } from '../../../src/modules/document/pdf.render';
+import { sharedFontCount } from '../../../src/modules/document/pdf.fonts';
+import type { DocumentView } from '../../../src/modules/document/document.view';
+import { pdfText } from '../../helpers/pdf';
+
+// The fonts parsed once per process (src/modules/document/pdf.fonts.ts) must give the very bytes
+// of the plain path, where pdfkit parses every font file anew for each document: whatever was
+// rendered before, in whatever order, and with renders running at the same time.
+
+function view(number: string, descriptions: string[], over: Partial<DocumentView> = {}): DocumentView {
+  return {
+    kind: 'invoice',
+    uuid: '00000000-0000-4000-8000-000000000001',
+    companyUuid: '00000000-0000-4000-8000-000000000002',
+    number,
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    company: { name: 'Ζωή Plumbing', address: ['1 Main St', 'Springfield, IL 62701'], phone: '(217) 555-0100', email: 'office@acme.example' },
+    customer: { name: 'Łukasz Иван', companyName: 'Ζωή Holdings', address: ['12 Elm St'], email: 'lukasz@example.com' },
+    location: { name: 'North shop', address: ['3 Oak St'] },
+    dates: [['Issue date', '2026-11-20'], ['Due date', '2027-01-31']],
+    lines: descriptions.map((description, i) => ({ description, quantity: 1 + (i % 3), unitPriceCents: 1250 + i, amountCents: (1250 + i) * (1 + (i % 3)) })),
+    subtotalCents: 123450,
+    adjustments: [['Discount', -1000]],
+    taxRate: 8.25,
+    taxCents: 10185,
+    totalCents: 132635,
+    status: 'Pending',
+    invoice: { payments: [{ date: '2026-11-21', number: 'PAY-0001', method: 'Check #1001', amountCents: 50000 }], paidCents: 50000, balanceCents: 82635 },
+    notes: 'Спасибо! Ευχαριστώ!',
+    ...over,
+  };
+}
+
+const twenty = view('INV-0020', Array.from({ length: 20 }, (_, i) => `Part ${i + 1}: copper fitting ¾″`));
+const long = view('INV-0500', Array.from({ length: 500 }, (_, i) => `Part ${i + 1}`));
+// Roboto draws U+0394 (Greek Delta) and U+2206 (increment) with one glyph, as U+03A9 (Omega) and
+// U+2126 (ohm): a glyph remembers the character it was first drawn for, which becomes the text
+// of the PDF, so a glyph object shared between documents would make one document's Δ read ∆.
+const greek = view('INV-0394', ['\u0394 valve, \u03a9 resistor', 'Ζωή, Иван, Łukasz']);
+const symbols = view('INV-2206', ['\u2206 pressure test, 10 k\u2126', '\u2126 meter'], { notes: null, invoice: { payments: [], paidCents: 0, balanceCents: 132635 } });
+const estimate: DocumentView = { ...view('EST-0007', ['Water heater install (Better)', 'Haul away']), kind: 'estimate', dates: [['Created', '2026-11-20'], ['Valid until', '2099-03-01']], invoice: undefined, estimate: { pricingType: 'tiered', selectedTier: 'better', tiers: [], acceptance: null } };
+const empty = view('INV-0000', [], { notes: null, location: null });
+
+beforeAll(() => configurePdfFonts(null));
+
+describe('PDF fonts parsed once per process', () => {
+  it('give the bytes of the plain path, whatever was rendered before', async () => {
+    const all = [twenty, long, greek, symbols, estimate, empty];
+    const plain = new Map<DocumentView, Buffer>();
+    for (const v of all) plain.set(v, await renderPdf(v, 'plain'));
+    // Forwards, backwards, and each twice: the shared fonts have seen the others by then.
+    for (const v of [...all, ...[...all].reverse()]) expect((await renderPdf(v, 'shared')).equals(plain.get(v)!)).toBe(true);
+    // The plain path itself is deterministic (the ETag rests on it).
+    expect((await renderPdf(twenty, 'plain')).equals(plain.get(twenty)!)).toBe(true);
+  });
+
+  it('give the plain bytes with renders at the same time', async () => {
+    const all = [symbols, greek, twenty, estimate, long, empty, greek, symbols];
+    const plain = await Promise.all(all.map((v) => renderPdf(v, 'plain')));
+    const shared = await Promise.all(all.map((v) => renderPdf(v, 'shared')));
+    shared.forEach((b, i) => expect(b.equals(plain[i])).toBe(true));
+  });
+
+  it('keep each document its own text: Δ after ∆ (one glyph)', async () => {
+    await renderPdf(symbols, 'shared');
+    const text = (await pdfText(await renderPdf(greek, 'shared'))).pages.join('\n');
+    expect(text).toContain('\u0394 valve, \u03a9 resistor');
+    expect(text).not.toContain('\u2206');
+    expect(text).toContain('Ζωή, Иван, Łukasz');
+    // (pdf.js reads U+2126 as U+03A9, its canonical equivalent: the bytes tests above tell them apart.)
+    const other = (await pdfText(await renderPdf(symbols, 'shared'))).pages.join('\n');
+    expect(other).toContain('\u2206 pressure test, 10 k');
+    expect(other).not.toContain('\u0394');
+  });
+
+  it('a 500-line invoice on the shared fonts: every line, the header on every page', async () => {
+    const { pages } = await pdfText(await renderPdf(long, 'shared'));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages.slice(0, -1)) expect(page).toContain('Unit price');
+    const all = pages.join('\n');
+    for (let i = 1; i <= 500; i++) expect(all).toContain(`Part ${i} `);
+  });
+
+  it('are bounded: one parsed font per distinct file, however often fonts are configured', async () => {
+    expect(sharedFontCount()).toBe(4);
+    configurePdfFonts(null);
+    // PDF_FONT naming a copy of Roboto Regular: the same bytes, parsed once.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-font-'));
+    const file = path.join(dir, 'Copy.ttf');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    fs.writeFileSync(file, Buffer.from((require('pdfmake/build/vfs_fonts') as Record<string, string>)['Roboto-Regular.ttf'], 'base64'));
+    configurePdfFonts(file);
+    expect(sharedFontCount()).toBe(4);
+    expect((await renderPdf(greek, 'shared')).equals(await renderPdf(greek, 'plain'))).toBe(true);
+    configurePdfFonts(null);
+    for (let i = 0; i < 20; i++) await renderPdf(twenty, 'shared');
+    expect(sharedFontCount()).toBe(4);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
