@@ -49,7 +49,8 @@ export async function pdfRows(o: {
 
 // Only the PDF rows, on a server of their own (`npx ts-node --transpile-only bench/pdf.ts
 // [--quick] [--duration 8] [--repeat 3]`): a small seed (one company), then the rows above, as
-// many times as --repeat says, each printed as it is measured.
+// many times as --repeat says, each printed as it is measured. With `--render [--rounds 100]
+// [--lines 20]`: the renderer alone, plain fonts against shared fonts in one process.
 async function main(argv: string[]): Promise<void> {
   const [{ spawn }, path, setup, procs, server] = await Promise.all([import('node:child_process'), import('node:path'), import('./setup'), import('./procs'), import('./server')]);
   const arg = (name: string) => {
@@ -106,8 +107,41 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * `--render`: no server, no database: one process renders the 20-line invoice on the plain path
+ * (fonts parsed per document) and on the shared fonts in turn, so both see the same machine load;
+ * prints each one's median and the ratio.
+ */
+async function renderOnly(argv: string[]): Promise<void> {
+  const { renderPdf } = await import('../src/modules/document/pdf.render');
+  const rounds = Number(argv[argv.indexOf('--rounds') + 1]) || 100;
+  const lines = Number(argv[argv.indexOf('--lines') + 1]) || 20;
+  const items = Array.from({ length: lines }, (_, i) => ({ description: `Part ${i + 1}: copper fitting ¾″`, quantity: 1 + (i % 3), unitPriceCents: 1250 + 100 * i, amountCents: (1250 + 100 * i) * (1 + (i % 3)) }));
+  const sub = items.reduce((a, l) => a + l.amountCents, 0);
+  const view = {
+    kind: 'invoice' as const, uuid: 'bench', companyUuid: 'bench', number: 'INV-0001', updatedAt: '2026-11-25T12:00:00.000Z',
+    company: { name: 'Bench Big Plumbing', address: ['1 Main St', 'Springfield, IL 62701'], phone: null, email: 'office0@bench.example' },
+    customer: { name: 'Mary Smith', companyName: null, address: ['12 Elm St', 'Springfield, IL 62701'], email: 'mary@inbox.example' },
+    location: null, dates: [['Issue date', '2026-11-25'], ['Due date', '2027-01-31']] as Array<[string, string]>, lines: items, subtotalCents: sub, adjustments: [],
+    taxRate: 8.25, taxCents: Math.round(sub * 0.0825), totalCents: sub + Math.round(sub * 0.0825), status: 'Draft',
+    invoice: { payments: [], paidCents: 0, balanceCents: sub + Math.round(sub * 0.0825) }, notes: null,
+  };
+  const times = { plain: [] as number[], shared: [] as number[] };
+  for (let i = 0; i < rounds + 10; i++) {
+    for (const path of i % 2 ? (['plain', 'shared'] as const) : (['shared', 'plain'] as const)) {
+      const t = process.hrtime.bigint();
+      await renderPdf(view, path);
+      if (i >= 10) times[path].push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  }
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+  for (const path of ['plain', 'shared'] as const) process.stdout.write(`${lines}-line invoice, ${path} fonts: p50 ${med(times[path]).toFixed(1)} ms, min ${Math.min(...times[path]).toFixed(1)} ms, ${(1000 / mean(times[path])).toFixed(1)} PDFs/s on one thread\n`);
+  process.stdout.write(`shared / plain, medians: ${(med(times.shared) / med(times.plain)).toFixed(2)}\n`);
+}
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
+  (process.argv.includes('--render') ? renderOnly : main)(process.argv.slice(2)).then(
     () => process.exit(0),
     (e) => {
       process.stderr.write(`bench pdf failed: ${String(e?.stack ?? e)}\n`);
