@@ -20,6 +20,7 @@
 // position is set and restored around every read, within one synchronous call.
 
 import { createHash } from 'node:crypto';
+import { ShapingCache, ShapingFont } from './pdf.shaping';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fontkit = require('fontkit') as {
@@ -28,14 +29,18 @@ const fontkit = require('fontkit') as {
 };
 
 const MAGIC = 'field-service-crm shared font ';
-const shared: object[] = [];
+const shared: Array<{ font: ShapingFont; words: ShapingCache }> = [];
 /** The index of each parsed file by the SHA-256 of its bytes: a file is parsed once, however often it is configured. */
 const byHash = new Map<string, number>();
 
-/** A per-document view of a parsed font: the tables are the font's, glyphs and engines its own. */
-function documentView(font: object): object {
-  const view = Object.create(font) as { _glyphs: Record<number, unknown> };
+/**
+ * A per-document view of a parsed font: the tables are the font's, glyphs and engines its own;
+ * its words are shaped through the font's shaping cache (pdf.shaping.ts).
+ */
+function documentView({ font, words }: (typeof shared)[number]): object {
+  const view = Object.create(font) as ShapingFont & { _glyphs: Record<number, unknown> };
   view._glyphs = {};
+  view.layout = (...args: unknown[]) => words.layout(view, font.layout, args);
   return view;
 }
 
@@ -69,7 +74,7 @@ export function shareFont(file: Buffer): Buffer {
   if (index === undefined) {
     const font = fontkit.create(file);
     if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
-    index = shared.push(font) - 1;
+    index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache() }) - 1;
     byHash.set(hash, index);
   }
   return Buffer.from(`${MAGIC}${index}`, 'latin1');
@@ -78,4 +83,9 @@ export function shareFont(file: Buffer): Buffer {
 /** How many fonts are parsed and shared: one per distinct configured file (the test that they stay bounded). */
 export function sharedFontCount(): number {
   return shared.length;
+}
+
+/** How many words each shared font keeps shaped (bounded by pdf.shaping.ts). */
+export function shapedWordCounts(): number[] {
+  return shared.map((s) => s.words.size);
 }
