@@ -29,7 +29,34 @@ const fontkit = require('fontkit') as {
 };
 
 const MAGIC = 'field-service-crm shared font ';
-const shared: Array<{ font: ShapingFont; words: ShapingCache }> = [];
+interface Shared {
+  font: ShapingFont;
+  words: ShapingCache;
+  /**
+   * What a glyph reads of the font, by glyph id, for static TrueType fonts: its outline as decoded
+   * from glyf (the subset reads it for every glyph it embeds) and its metrics. Neither depends on
+   * the document and nothing writes to them; at most MAX_GLYPHS glyphs per font are kept.
+   */
+  glyphs: Map<number, { decoded: unknown; metrics: unknown }> | null;
+}
+const shared: Shared[] = [];
+const MAX_GLYPHS = 4000;
+
+type Glyph = { _decode(): unknown; _getMetrics(): unknown; _metrics?: unknown };
+type FontProto = ShapingFont & { _getBaseGlyph(id: number, codePoints?: number[]): Glyph | null };
+
+/** Gives a new glyph object of a document the outline and metrics kept for its id. */
+function shareGlyphData(store: NonNullable<Shared['glyphs']>, id: number, glyph: Glyph): void {
+  let data = store.get(id);
+  if (!data) {
+    if (store.size >= MAX_GLYPHS) return;
+    data = { decoded: glyph._decode(), metrics: glyph._getMetrics() };
+    store.set(id, data);
+  }
+  const { decoded, metrics } = data;
+  glyph._decode = () => decoded;
+  glyph._metrics = metrics;
+}
 /** The index of each parsed file by the SHA-256 of its bytes: a file is parsed once, however often it is configured. */
 const byHash = new Map<string, number>();
 
@@ -37,10 +64,19 @@ const byHash = new Map<string, number>();
  * A per-document view of a parsed font: the tables are the font's, glyphs and engines its own;
  * its words are shaped through the font's shaping cache (pdf.shaping.ts).
  */
-function documentView({ font, words }: (typeof shared)[number]): object {
-  const view = Object.create(font) as ShapingFont & { _glyphs: Record<number, unknown> };
+function documentView({ font, words, glyphs }: Shared): object {
+  const view = Object.create(font) as FontProto & { _glyphs: Record<number, unknown> };
   view._glyphs = {};
   view.layout = (...args: unknown[]) => words.layout(view, font.layout, args);
+  if (glyphs) {
+    const base = (font as FontProto)._getBaseGlyph;
+    view._getBaseGlyph = (id: number, codePoints?: number[]) => {
+      const made = !view._glyphs[id];
+      const glyph = base.call(view, id, codePoints);
+      if (made && glyph) shareGlyphData(glyphs, id, glyph);
+      return glyph;
+    };
+  }
   return view;
 }
 
@@ -74,7 +110,9 @@ export function shareFont(file: Buffer): Buffer {
   if (index === undefined) {
     const font = fontkit.create(file);
     if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
-    index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache() }) - 1;
+    const tables = (font as unknown as { directory: { tables: Record<string, unknown> } }).directory.tables;
+    const staticTrueType = !!tables.glyf && !tables.fvar && !tables.gvar && !tables.sbix && !tables.COLR;
+    index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache(), glyphs: staticTrueType ? new Map() : null }) - 1;
     byHash.set(hash, index);
   }
   return Buffer.from(`${MAGIC}${index}`, 'latin1');
@@ -83,6 +121,11 @@ export function shareFont(file: Buffer): Buffer {
 /** How many fonts are parsed and shared: one per distinct configured file (the test that they stay bounded). */
 export function sharedFontCount(): number {
   return shared.length;
+}
+
+/** How many glyphs each shared font keeps the outline and metrics of (at most MAX_GLYPHS). */
+export function sharedGlyphCounts(): number[] {
+  return shared.map((s) => s.glyphs?.size ?? 0);
 }
 
 /** How many words each shared font keeps shaped (bounded by pdf.shaping.ts). */

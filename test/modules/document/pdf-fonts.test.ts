@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configurePdfFonts, renderPdf } from '../../../src/modules/document/pdf.render';
-import { shapedWordCounts, sharedFontCount } from '../../../src/modules/document/pdf.fonts';
+import { shapedWordCounts, sharedFontCount, sharedGlyphCounts } from '../../../src/modules/document/pdf.fonts';
 import type { DocumentView } from '../../../src/modules/document/document.view';
 import { pdfText } from '../../helpers/pdf';
 
@@ -104,6 +104,22 @@ describe('PDF fonts parsed once per process', () => {
     for (let i = 0; i < 20; i++) await renderPdf(twenty, 'shared');
     expect(sharedFontCount()).toBe(n);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every character of Roboto, regular and bold: the plain bytes, one kept outline per glyph', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fontkit = require('fontkit') as { create(b: Buffer): { characterSet: number[]; numGlyphs: number } };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const roboto = fontkit.create(Buffer.from((require('pdfmake/build/vfs_fonts') as Record<string, string>)['Roboto-Regular.ttf'], 'base64'));
+    const chars = roboto.characterSet.filter((c) => c > 0x20 && c !== 0xad).map((c) => String.fromCodePoint(c));
+    const rows = Array.from({ length: Math.ceil(chars.length / 40) }, (_, i) => chars.slice(i * 40, i * 40 + 40).join(''));
+    // The customer's name is bold: every character in both styles.
+    const every = view('INV-0928', rows, { notes: rows.join(' '), customer: { name: rows.join(' '), companyName: null, address: [], email: null } });
+    const styled = { ...every, lines: every.lines.map((l, i) => ({ ...l, description: i % 2 ? l.description : `${l.description} ${l.description}` })) };
+    for (const v of [every, styled]) expect((await renderPdf(v, 'shared')).equals(await renderPdf(v, 'plain'))).toBe(true);
+    for (const n of sharedGlyphCounts().slice(0, 4)) expect(n).toBeLessThanOrEqual(roboto.numGlyphs);
+    expect(sharedGlyphCounts()[0]).toBeGreaterThan(800);
+    expect(sharedGlyphCounts()[1]).toBeGreaterThan(800);
   });
 
   it('keep at most 4,000 shaped words per font, and still give the plain bytes', async () => {
