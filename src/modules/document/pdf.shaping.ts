@@ -41,12 +41,15 @@ export interface ShapingFont {
   layout(...args: unknown[]): Run;
 }
 
+/** A kept layout, in typed arrays (about 0.7 KB a word). */
 interface Shaped {
-  /** The getGlyph calls of the layout, in order: glyph id and the code points asked for. */
-  calls: Array<[number, CodePoints]>;
-  /** The run's glyphs, as indexes into `calls` (the glyph object that call answered). */
-  glyphs: number[];
-  positions: Array<[number, number, number, number]>;
+  /** The getGlyph calls of the layout, in order: glyph id, count of code points, the code points. */
+  calls: Int32Array;
+  /** The run's glyphs, as indexes of the calls that answered them. */
+  glyphs: Int32Array;
+  /** xAdvance, yAdvance, xOffset, yOffset of each glyph. */
+  positions: Float64Array;
+  /** The run's features (one object per distinct set, copied for each run). */
   features: Record<string, boolean>;
   script: string;
   language: string | null;
@@ -54,6 +57,17 @@ interface Shaped {
   /** fontkit's GlyphRun and GlyphPosition classes, from the run this was made of. */
   Run: new (glyphs: Glyph[], features: unknown, script: string, language: string | null, direction: string) => Run;
   Position: new (xAdvance: number, yAdvance: number, xOffset: number, yOffset: number) => Position;
+}
+
+/** The distinct feature sets of runs (a few: the shaper's defaults per script). */
+const featureSets = new Map<string, Record<string, boolean>>();
+function internFeatures(f: Record<string, boolean>): Record<string, boolean> {
+  const key = JSON.stringify(f);
+  const known = featureSets.get(key);
+  if (known) return known;
+  const copy = Object.freeze({ ...f });
+  if (featureSets.size < 64) featureSets.set(key, copy);
+  return copy;
 }
 
 const same = (a: CodePoints, b: CodePoints) => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -82,21 +96,26 @@ export class ShapingCache {
 
   private replay(doc: ShapingFont, s: Shaped): Run | null {
     const got: Glyph[] = [];
-    for (const [id, codePoints] of s.calls) {
-      const glyph = doc.getGlyph(id, codePoints.slice());
+    const { calls } = s;
+    for (let i = 0; i < calls.length; ) {
+      const id = calls[i];
+      const codePoints = Array.from(calls.subarray(i + 2, i + 2 + calls[i + 1]));
+      i += 2 + codePoints.length;
+      const glyph = doc.getGlyph(id, codePoints);
       // Another character drew this glyph first in this document: shape the word for real (the
       // calls made so far are those the real layout makes first, so they change nothing).
       if (!same(glyph.codePoints, codePoints)) return null;
       got.push(glyph);
     }
-    const run = new s.Run(
-      s.glyphs.map((i) => got[i]),
-      { ...s.features },
-      s.script,
-      s.language,
-      s.direction,
-    );
-    run.positions = s.positions.map(([xa, ya, xo, yo]) => new s.Position(xa, ya, xo, yo));
+    const glyphs: Glyph[] = [];
+    const positions: Position[] = [];
+    const p = s.positions;
+    for (let g = 0; g < s.glyphs.length; g++) {
+      glyphs.push(got[s.glyphs[g]]);
+      positions.push(new s.Position(p[4 * g], p[4 * g + 1], p[4 * g + 2], p[4 * g + 3]));
+    }
+    const run = new s.Run(glyphs, { ...s.features }, s.script, s.language, s.direction);
+    run.positions = positions;
     return run;
   }
 
@@ -124,10 +143,10 @@ export class ShapingCache {
     if (clean && glyphs.every((i) => i >= 0) && run.positions.length > 0) {
       if (this.words.size >= MAX_WORDS) this.words.delete(this.words.keys().next().value!);
       this.words.set(key, {
-        calls,
-        glyphs,
-        positions: run.positions.map((p) => [p.xAdvance, p.yAdvance, p.xOffset, p.yOffset]),
-        features: { ...run.features },
+        calls: Int32Array.from(calls.flatMap(([id, codePoints]) => [id, codePoints.length, ...codePoints])),
+        glyphs: Int32Array.from(glyphs),
+        positions: Float64Array.from(run.positions.flatMap((p) => [p.xAdvance, p.yAdvance, p.xOffset, p.yOffset])),
+        features: internFeatures(run.features),
         script: run.script,
         language: run.language,
         direction: run.direction,
