@@ -14,7 +14,8 @@
 // those bytes, fontkit asks each format whether it reads them, and this one answers a new view.
 //
 // Bounded: one parsed font per configured file (Roboto's four, and PDF_FONT's), made at start and
-// never more; a font's parsed tables grow to at most the whole font. Safe with renders in
+// never more; a font's parsed tables grow to at most the whole font; at most 4,000 shaped words
+// (pdf.shaping.ts) and 4,000 glyph outlines per font. Safe with renders in
 // parallel: fontkit and pdfkit never await, so a render's use of a font runs without interruption;
 // tables are filled the same way whichever render reads them first, and the shared stream's
 // position is set and restored around every read, within one synchronous call.
@@ -40,6 +41,8 @@ interface Shared {
   glyphs: Map<number, { decoded: unknown; metrics: unknown }> | null;
 }
 const shared: Shared[] = [];
+/** The index of each parsed file by the SHA-256 of its bytes: a file is parsed once, however often it is configured. */
+const byHash = new Map<string, number>();
 const MAX_GLYPHS = 4000;
 
 type Glyph = { _decode(): unknown; _getMetrics(): unknown; _metrics?: unknown };
@@ -57,8 +60,6 @@ function shareGlyphData(store: NonNullable<Shared['glyphs']>, id: number, glyph:
   glyph._decode = () => decoded;
   glyph._metrics = metrics;
 }
-/** The index of each parsed file by the SHA-256 of its bytes: a file is parsed once, however often it is configured. */
-const byHash = new Map<string, number>();
 
 /**
  * A per-document view of a parsed font: the tables are the font's, glyphs and engines its own;
