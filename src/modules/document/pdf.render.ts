@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { documentDefinition } from './pdf.layout';
+import { shareFont } from './pdf.fonts';
 import type { DocumentView } from './document.view';
 
 // PDFs are rendered in this process by pdfmake (pure JavaScript, no browser), with Roboto from
@@ -19,19 +20,38 @@ const pdfmake = require('pdfmake') as {
 
 let fontName: string | undefined;
 
+const ROBOTO = { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' };
+
+/**
+ * How a render gets its fonts: `shared` (the fast path) uses the fonts parsed once per process
+ * (pdf.fonts.ts); `plain` lets pdfkit parse each font file anew for the document, as pdfmake does
+ * by itself. Both give the same bytes (test/modules/document/pdf-fonts.test.ts).
+ */
+export type FontPath = 'shared' | 'plain';
+
+/** A family of four styles, as a font file in the virtual file system for each path. */
+function family(name: string, files: Record<keyof typeof ROBOTO, string>, read: (file: string) => Buffer): Record<string, Record<string, string>> {
+  const plain: Record<string, string> = {};
+  const fast: Record<string, string> = {};
+  for (const [style, file] of Object.entries(files)) {
+    const bytes = read(file);
+    pdfmake.virtualfs.writeFileSync(`plain/${file}`, bytes);
+    pdfmake.virtualfs.writeFileSync(`shared/${file}`, shareFont(bytes));
+    plain[style] = `plain/${file}`;
+    fast[style] = `shared/${file}`;
+  }
+  return { [`${name} shared`]: fast, [`${name} plain`]: plain };
+}
+
 /** Loads the fonts once: Roboto always, and the PDF_FONT file, which then writes every text. */
 export function configurePdfFonts(pdfFont: string | null): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const vfs = require('pdfmake/build/vfs_fonts') as Record<string, string>;
-  for (const file of ['Roboto-Regular.ttf', 'Roboto-Medium.ttf', 'Roboto-Italic.ttf', 'Roboto-MediumItalic.ttf']) pdfmake.virtualfs.writeFileSync(file, Buffer.from(vfs[file], 'base64'));
-  const fonts: Record<string, Record<string, string>> = {
-    Roboto: { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' },
-  };
+  const fonts = family('Roboto', ROBOTO, (file) => Buffer.from(vfs[file], 'base64'));
   fontName = 'Roboto';
   if (pdfFont) {
     const file = `custom${path.extname(pdfFont).toLowerCase()}`;
-    pdfmake.virtualfs.writeFileSync(file, fs.readFileSync(pdfFont));
-    fonts.Custom = { normal: file, bold: file, italics: file, bolditalics: file };
+    Object.assign(fonts, family('Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => fs.readFileSync(pdfFont)));
     fontName = 'Custom';
   }
   pdfmake.setFonts(fonts);
@@ -76,9 +96,9 @@ export const RENDER_QUEUE = 16;
 const limit = new RenderLimit(RENDER_CONCURRENCY, RENDER_QUEUE);
 
 /** The PDF of a document view. */
-export function renderPdf(view: DocumentView): Promise<Buffer> {
+export function renderPdf(view: DocumentView, fonts: FontPath = 'shared'): Promise<Buffer> {
   if (!fontName) configurePdfFonts(null);
-  return limit.run(() => pdfmake.createPdf(documentDefinition(view, fontName!)).getBuffer());
+  return limit.run(() => pdfmake.createPdf(documentDefinition(view, `${fontName} ${fonts}`)).getBuffer());
 }
 
 /** Names the font setup, for the ETag: another font gives other bytes. */
