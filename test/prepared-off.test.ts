@@ -1,7 +1,7 @@
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 
 // DB_PREPARED_STATEMENTS=false (for a pooler that does not keep prepared statements): the same
-// answers, every statement through MikroORM's execute (src/core/prepared.ts).
+// answers, every statement through MikroORM's execute (src/data/prepared.ts).
 const t = useTestApp({ DB_PREPARED_STATEMENTS: 'false' });
 
 describe('DB_PREPARED_STATEMENTS=false', () => {
