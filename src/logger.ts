@@ -1,14 +1,26 @@
 import pino from 'pino';
+import { prettyDestination } from './log-pretty';
 
-// JSON logs. The API key itself is never logged: only its id.
+// Logs: JSON lines, or pretty ones at a terminal. An API key is never logged, only its id (the one
+// exception: the demo company's key, announced once by the first start; src/main.ts).
 // An unknown LOG_LEVEL is reported by the config check at start, not by pino at import time.
 const requested = process.env.LOG_LEVEL?.trim().toLowerCase();
 const level = requested && requested in pino.levels.values ? requested : requested === 'silent' ? 'silent' : process.env.NODE_ENV === 'test' ? 'silent' : 'info';
 
-// Lines go to stdout asynchronously (buffered, written when the event loop is free): a
+// LOG_FORMAT: `json` (JSON lines), `pretty` (for a person, src/log-pretty.ts), or unset: pretty
+// when stdout is a terminal, JSON lines otherwise (a pipe, a file, a log collector). An unknown
+// value is reported by the config check at start; until then it counts as unset.
+const format = process.env.LOG_FORMAT?.trim().toLowerCase();
+const pretty = format === 'pretty' || (format !== 'json' && process.stdout.isTTY === true);
+/** True when log lines are written for a terminal rather than as JSON. */
+export const prettyLogs = pretty;
+
+// JSON lines go to stdout asynchronously (buffered, written when the event loop is free): a
 // synchronous write per request line cost ~6% of the server's CPU under load. What is buffered
 // is written out before the process exits, whatever the exit (see flushLogs).
-const destination = pino.destination({ dest: 1, sync: false, minLength: 0 });
+const destination = pretty
+  ? prettyDestination(process.stdout.isTTY === true && !process.env.NO_COLOR)
+  : pino.destination({ dest: 1, sync: false, minLength: 0 });
 
 export const logger = pino(
   {

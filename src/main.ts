@@ -6,7 +6,7 @@ import { requestsInFlight, startWebhookWorker } from './modules/webhook/webhook.
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, requireExtensions } from './db/orm';
-import { flushLogs, logger } from './logger';
+import { flushLogs, logger, prettyLogs } from './logger';
 import { seedDemoIfEmpty } from './seed/demo';
 
 // Stops (or leaves) the database when the start fails after opening it: a failed start leaves no
@@ -26,11 +26,12 @@ async function main(): Promise<void> {
   }
   if (config.seedDemo) {
     const demo = await seedDemoIfEmpty(orm);
-    if (demo) {
-      // Shown once: only a hash of the key is stored.
-      process.stdout.write(
-        `\nDemo company "${demo.company.name}" (${demo.company.uuid}) created.\nAPI key (shown once): ${demo.apiKey}\n\n`,
-      );
+    // Shown once: only a hash of the key is stored. At a terminal a block of text; otherwise a
+    // log line like the others, so a script reads `apiKey` from it.
+    if (demo && prettyLogs) {
+      process.stdout.write(`\nDemo company "${demo.company.name}" (${demo.company.uuid}) created.\nAPI key (shown once): ${demo.apiKey}\n\n`);
+    } else if (demo) {
+      logger.info({ companyUuid: demo.company.uuid, companyName: demo.company.name, apiKey: demo.apiKey }, `API key (shown once): ${demo.apiKey} of the demo company`);
     }
   }
   const { app, close } = await createApp({ orm, config });

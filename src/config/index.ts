@@ -20,6 +20,8 @@ export interface Config {
   photoUrlTtlSeconds: number;
   s3: { bucket: string | null; endpoint: string | null; region: string; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
   logLevel: string;
+  /** Read by src/logger.ts at import; checked here so a bad value stops the start. */
+  logFormat: 'json' | 'pretty' | 'auto';
   shutdownTimeoutMs: number;
   dbPoolMax: number;
   graphqlMaxDepth: number;
@@ -107,6 +109,12 @@ function list(raw: string | undefined): string[] {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+function logFormat(raw: string | undefined): 'json' | 'pretty' | 'auto' {
+  const v = raw?.trim().toLowerCase() || 'auto';
+  if (v !== 'json' && v !== 'pretty' && v !== 'auto') throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${raw}"`);
+  return v;
+}
+
 function logLevel(raw: string | undefined): string {
   const v = raw?.trim().toLowerCase() || 'info';
   if (!LOG_LEVELS.includes(v)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
@@ -189,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forcePathStyle: bool('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, !!s3Endpoint),
     },
     logLevel: logLevel(env.LOG_LEVEL),
+    logFormat: logFormat(env.LOG_FORMAT),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 120_000, 1_000, 3_600_000),
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 20_000, 1_000, 600_000),
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 5_000, 1_000, 600_000),

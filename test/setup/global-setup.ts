@@ -11,6 +11,13 @@ import { execFileSync } from 'node:child_process';
 export default async function globalSetup(): Promise<void> {
   // The tests that start server processes run the compiled server, as `npm start` does: build it.
   execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/build.js'), '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Every temporary folder of the run (the tests' own, the processes they start, the embedded
+  // cluster) goes under one folder of the run, which the teardown removes: a test that ends early
+  // leaves nothing in /tmp. The workers and their children inherit TMPDIR.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-run-'));
+  fs.chmodSync(tmp, 0o755);
+  process.env.FSC_TEST_TMPDIR = tmp;
+  process.env.TMPDIR = tmp;
   const run = `fsc_t${process.pid}`;
   let serverUrl: string;
   if (process.env.DATABASE_URL) {

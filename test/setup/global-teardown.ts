@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
@@ -16,4 +17,7 @@ export default async function globalTeardown(): Promise<void> {
     await embedded.pg.stop();
     fs.rmSync(embedded.dir, { recursive: true, force: true });
   }
+  // The run's temporary folder (global-setup.ts), with whatever a test left in it.
+  const tmp = process.env.FSC_TEST_TMPDIR;
+  if (tmp && path.basename(tmp).startsWith('fsc-run-')) fs.rmSync(tmp, { recursive: true, force: true });
 }

