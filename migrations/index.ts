@@ -13,6 +13,7 @@ import { Migration20261125000012_documents } from './Migration20261125000012_doc
 import { Migration20261125000013_visits } from './Migration20261125000013_visits';
 import { Migration20261125000014_visit_events } from './Migration20261125000014_visit_events';
 import { Migration20261125000015_webhooks } from './Migration20261125000015_webhooks';
+import { Migration20261125000020_access_notify } from './Migration20261125000020_access_notify';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261125000013_visits', class: Migration20261125000013_visits },
   { name: 'Migration20261125000014_visit_events', class: Migration20261125000014_visit_events },
   { name: 'Migration20261125000015_webhooks', class: Migration20261125000015_webhooks },
+  { name: 'Migration20261125000020_access_notify', class: Migration20261125000020_access_notify },
 ];

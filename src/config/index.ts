@@ -35,6 +35,8 @@ export interface Config {
   graphqlJit: boolean;
   /** Hot statements run as named prepared statements (src/core/prepared.ts); false for a pooler that cannot keep them. */
   dbPreparedStatements: boolean;
+  /** API keys kept in the process, emptied through LISTEN/NOTIFY (src/auth/key-cache.ts); false: looked up on every request. */
+  apiKeyCache: boolean;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxFields: int('GRAPHQL_MAX_FIELDS', env.GRAPHQL_MAX_FIELDS, 1_000, 10, 100_000),
     graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
+    apiKeyCache: bool('API_KEY_CACHE', env.API_KEY_CACHE, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
     eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),
