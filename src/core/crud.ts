@@ -6,6 +6,7 @@ import { fieldsOf } from './fields';
 import { ListArgs, Page, pageOf, pageWindow } from './pagination';
 import { isUuid } from './values';
 import { leanColumn, leanCount, leanList, leanPage } from './lean';
+import { leanByKeys } from './lean-keys';
 import { orderSql, parseSort } from './sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -19,6 +20,19 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
   const found = await ctx.em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null } as any);
   if (!found) throw AppError.notFound(label);
   return found as T;
+}
+
+/**
+ * findActive for a response only: the record as a lean read-only instance (src/core/lean-record.ts),
+ * read by one statement written once per entity (leanByKeys), without the EntityManager's identity
+ * map, change tracking or query building. The same record, or the same NOT_FOUND
+ * (test/data/read-active.test.ts); load with findActive to change it.
+ */
+export async function readActive<T extends Scoped>(ctx: RequestContext, entity: new (...args: any[]) => T, uuid: string, label: string): Promise<T> {
+  if (!isUuid(uuid)) throw AppError.notFound(label);
+  const [found] = await leanByKeys(ctx.em, entity, 'uuid', [uuid.toLowerCase()], true);
+  if (!found) throw AppError.notFound(label);
+  return found;
 }
 
 /**
