@@ -53,7 +53,8 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
   };
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
   actAs(em, requestActor({ key, requestId }));
-  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em), manage);
+  const companySnapshot = () => leanRecord(em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
+  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em), manage, companySnapshot);
 }
 
 /**
@@ -71,7 +72,13 @@ class KeyContext {
     readonly em: EntityManager,
     readonly loaders: Loaders,
     private readonly manage: () => ApiKey,
+    private readonly companySnapshot: () => Company,
   ) {}
+
+  /** The company as the key's row has it, read-only (see readCompany). */
+  companyRecord(): Company {
+    return this.companySnapshot();
+  }
 
   get apiKey(): ApiKey {
     return this.managed();
@@ -104,6 +111,16 @@ function ownCopy(row: Record<string, unknown>): Record<string, unknown> {
     out[k] = Array.isArray(v) ? v.slice() : v instanceof Date ? new Date(v.getTime()) : v !== null && typeof v === 'object' ? structuredClone(v) : v;
   }
   return out;
+}
+
+/**
+ * The key's company for a response only (the `company` query, GET /companies/me): a read-only
+ * instance made from the key's row (src/core/lean-record.ts), without making the three managed
+ * entities (em.map, most of the CPU of `{ company { name } }`). Changes go through ctx.company.
+ * A context of another kind (contextFor, a transaction's copy) gives ctx.company.
+ */
+export function readCompany(ctx: RequestContext): Company {
+  return ctx instanceof KeyContext && !Object.prototype.hasOwnProperty.call(ctx, 'company') ? ctx.companyRecord() : ctx.company;
 }
 
 /** Makes the context's company, user and key managed entities now (see authenticate). */

@@ -4,10 +4,12 @@ import { findActive, readActive } from '../../src/core/crud';
 import { ApiKey } from '../../src/modules/api-key/api-key.entity';
 import { Customer } from '../../src/modules/customer/customer.entity';
 import { toRest } from '../../src/rest/case-map';
-import { createTenant, rest, Tenant, useTestApp } from '../helpers/app';
+import { Company } from '../../src/modules/company/company.entity';
+import { createTenant, gql, rest, Tenant, useTestApp } from '../helpers/app';
 
 // readActive (the one-record read of GET /customers/{uuid}) gives what findActive, the ORM path,
-// gives: the same fields of the same record, and the same NOT_FOUND.
+// gives: the same fields of the same record, and the same NOT_FOUND; readCompany (the company
+// query, GET /companies/me) what the managed company gives.
 const t = useTestApp();
 
 async function ctxOf(tenant: Tenant) {
@@ -50,4 +52,20 @@ it('gives the same record or the same refusal as findActive', async () => {
   const got = await rest(t, a).get(`/customers/${full.body.data.uuid}`);
   expect(got.body.data).toEqual((await outcome(async () => findActive(await ctxOf(a), Customer, full.body.data.uuid, 'Customer'))).record);
   expect(got.body.data.primary_service_location_uuid).toBe(location.body.data.uuid);
+});
+
+it('the company query and GET /companies/me answer from the key row as from the managed company', async () => {
+  const a = await createTenant(t, { name: 'Snapshot Heating' });
+  await t.orm.em.fork().getConnection().execute(`update companies set phone = '217-555-0199', city = 'Peoria', address_line1 = '9 Oak Ave', prevent_double_booking = true where uuid = ?`, [a.companyUuid]);
+  const fields = 'uuid id name email phone addressLine1 addressLine2 city state postalCode country settings { preventDoubleBooking }';
+  const query = await gql(t, a, `{ company { ${fields} } }`);
+  expect(query.errors).toBeUndefined();
+  // A mutation answers with the managed company (made by the mutation's plugin); no change here.
+  const managed = await gql(t, a, `mutation { updateCompanySettings(input: {}) { ${fields} } }`);
+  expect(managed.errors).toBeUndefined();
+  expect(query.data.company).toEqual(managed.data.updateCompanySettings);
+  expect(query.data.company).toMatchObject({ name: 'Snapshot Heating', phone: '217-555-0199', city: 'Peoria', settings: { preventDoubleBooking: true } });
+  const me = await rest(t, a).get('/companies/me');
+  const em = t.orm.em.fork();
+  expect(me.body.data).toEqual(toRest(Company, await em.findOneOrFail(Company, { uuid: a.companyUuid }, { filters: false })));
 });
