@@ -101,7 +101,7 @@ function invoiceJson(r: Row): Row {
   };
 }
 
-// Lists as the server runs them (src/core/lean.ts leanList): one statement with the count and the
+// Lists as the server runs them (src/data/list.ts leanList): one statement with the count and the
 // page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
 // (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
 const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
@@ -164,7 +164,7 @@ const names = new Map<string, string>();
 /** `prepare`: as the server, a list whose conditions are only equalities (not a search pattern) runs prepared. */
 async function list(table: string, where: string, row: string, params: unknown[], page: number, limit: number, prepare = true): Promise<{ total: number; rows: any[] }> {
   const offset = (page - 1) * limit;
-  // Prepared per connection under a name of its text, as the server runs its lists (src/core/prepared.ts).
+  // Prepared per connection under a name of its text, as the server runs its lists (src/data/prepared.ts).
   const text = listSql(table, where, row, params.length + 1, offset >= 1000);
   let name = names.get(text);
   if (!name) names.set(text, (name = `list_${names.size}`));

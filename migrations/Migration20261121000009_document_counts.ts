@@ -23,7 +23,7 @@ import { Migration } from '@mikro-orm/migrations';
 // until then, so the count adds no waiting; customers, locations, templates and photos are
 // created without such a lock and are counted by their indexes. TRUNCATE of a table clears its counts.
 //
-// The list of tables must stay identical to COUNTED_TABLES in src/core/document-counts.ts.
+// The list of tables must stay identical to COUNTED_TABLES in src/data/document-counts.ts.
 const TABLES = ['jobs', 'estimates', 'invoices', 'payments'];
 
 export class Migration20261121000009_document_counts extends Migration {

@@ -1,5 +1,5 @@
 import { GraphQLObjectType } from 'graphql';
-import { restFieldsOf } from '../src/core/fields';
+import { restFieldsOf } from '../src/schema/fields';
 import { buildGraphQLSchema } from '../src/graphql/schema';
 import { Invoice } from '../src/modules/invoice/invoice.entity';
 import { Payment } from '../src/modules/payment/payment.entity';

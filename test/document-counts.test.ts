@@ -1,4 +1,4 @@
-import { COUNTED_TABLES } from '../src/core/document-counts';
+import { COUNTED_TABLES } from '../src/data/document-counts';
 import { createTenant, gql, rest, Tenant, useTestApp } from './helpers/app';
 import { makeInvoice, makeJob, pay } from './helpers/billing';
 import { makeEstimate } from './estimate-fixtures';
@@ -125,9 +125,9 @@ describe('document counts', () => {
   it('are seen inside the transaction that changed them, and by no one else before it commits', async () => {
     const a = await createTenant(t);
     await makeInvoice(t, a);
-    const { leanList, leanColumn } = await import('../src/core/lean');
+    const { leanList, leanColumn } = await import('../src/data/list');
     const { Invoice } = await import('../src/modules/invoice/invoice.entity');
-    const { TENANT_FILTER } = await import('../src/core/base.entity');
+    const { TENANT_FILTER } = await import('../src/schema/base.entity');
     const page = async (em: any) => {
       em.setFilterParams(TENANT_FILTER, { companyId: a.companyUuid });
       const where = `e.${leanColumn(em, Invoice, 'company')} = ? and e.${leanColumn(em, Invoice, 'deletedAt')} is null`;

@@ -1,5 +1,5 @@
 import { GraphQLObjectType } from 'graphql';
-import { restFieldsOf } from '../src/core/fields';
+import { restFieldsOf } from '../src/schema/fields';
 import { buildGraphQLSchema } from '../src/graphql/schema';
 import { Company } from '../src/modules/company/company.entity';
 import { Customer } from '../src/modules/customer/customer.entity';

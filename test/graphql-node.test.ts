@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { auditServer } from 'graphql-http';
 import request from 'supertest';
 import { isObjectType } from 'graphql';
-import { fromGlobalId, toGlobalId } from '../src/core/global-id';
+import { fromGlobalId, toGlobalId } from '../src/schema/global-id';
 import { entities } from '../src/db/entities';
 import { NODE_FETCHERS } from '../src/graphql/node-resolver';
 import { buildGraphQLSchema } from '../src/graphql/schema';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTenant, gql, rest, Tenant, useTestApp } from './helpers/app';
 import { fields, makeInvoice } from './helpers/billing';
-import { canonicalJson } from '../src/core/idempotency';
+import { canonicalJson } from '../src/data/idempotency';
 
 const t = useTestApp();
 

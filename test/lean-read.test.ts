@@ -1,9 +1,9 @@
 import { ReferenceKind } from '@mikro-orm/core';
-import { fieldsOf } from '../src/core/fields';
-import { leanColumn, leanCount, leanList, leanPage, Related } from '../src/core/lean';
-import { leanByKeys } from '../src/core/lean-keys';
-import { leanFind } from '../src/core/lean-record';
-import { TENANT_FILTER } from '../src/core/base.entity';
+import { fieldsOf } from '../src/schema/fields';
+import { leanColumn, leanCount, leanList, leanPage, Related } from '../src/data/list';
+import { leanByKeys } from '../src/data/keyed';
+import { leanFind } from '../src/data/record';
+import { TENANT_FILTER } from '../src/schema/base.entity';
 import { entities } from '../src/db/entities';
 import { Customer } from '../src/modules/customer/customer.entity';
 import { Invoice } from '../src/modules/invoice/invoice.entity';
@@ -218,7 +218,7 @@ describe('lean read path', () => {
   it('runs list statements prepared, on the transaction\'s connection inside one, and list parameters through MikroORM', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
-    const { runStatement } = await import('../src/core/prepared');
+    const { runStatement } = await import('../src/data/prepared');
     const where = (em: any) => `e.${leanColumn(em, Customer, 'company')} = ? and e.${leanColumn(em, Customer, 'lastName')} = ?`;
     await t.orm.em.fork().transactional(async (em) => {
       em.setFilterParams(TENANT_FILTER, { companyId });

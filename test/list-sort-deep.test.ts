@@ -1,6 +1,6 @@
-import { leanColumn, leanList, leanPage } from '../src/core/lean';
-import { orderSql, parseSort, sortValuesOf } from '../src/core/sorting';
-import { TENANT_FILTER } from '../src/core/base.entity';
+import { leanColumn, leanList, leanPage } from '../src/data/list';
+import { orderSql, parseSort, sortValuesOf } from '../src/schema/sorting';
+import { TENANT_FILTER } from '../src/schema/base.entity';
 import { Customer } from '../src/modules/customer/customer.entity';
 import { Estimate } from '../src/modules/estimate/estimate.entity';
 import { Invoice } from '../src/modules/invoice/invoice.entity';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sortFieldsOf, sortValuesOf } from '../src/core/sorting';
+import { sortFieldsOf, sortValuesOf } from '../src/schema/sorting';
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 import { keyOf, makeWorld, Resource, RESOURCES, World } from './helpers/sync-resources';
 

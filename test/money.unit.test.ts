@@ -1,4 +1,4 @@
-import { centsToDecimal, decimalPlaces, fromCents, multiply, percentOf, roundHalfAwayFromZero, toCents } from '../src/core/money';
+import { centsToDecimal, decimalPlaces, fromCents, multiply, percentOf, roundHalfAwayFromZero, toCents } from '../src/domain/money';
 
 describe('money', () => {
   it('parses exact decimals into cents', () => {

@@ -1,7 +1,7 @@
 import { createTenant, gql, rest, useTestApp } from './helpers/app';
 
 // DB_PREPARED_STATEMENTS=false (for a pooler that does not keep prepared statements): the same
-// answers, every statement through MikroORM's execute (src/core/prepared.ts). Such a pooler cannot
+// answers, every statement through MikroORM's execute (src/data/prepared.ts). Such a pooler cannot
 // LISTEN either: API_KEY_CACHE=false, as docs/access-and-operations.md says, so every request looks its key up.
 const t = useTestApp({ DB_PREPARED_STATEMENTS: 'false', API_KEY_CACHE: 'false' });
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RequestContext } from '../core/context';
+import type { RequestContext } from '../data/context';
 import { AppError } from '../errors/app-error';
 import { clientAddress, ipAllowed } from './ip-allow-list';
 import { countRequest } from './usage-limit';

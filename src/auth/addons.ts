@@ -1,5 +1,5 @@
 import { MiddlewareFn, UseMiddleware } from 'type-graphql';
-import type { RequestContext } from '../core/context';
+import type { RequestContext } from '../data/context';
 import { AppError } from '../errors/app-error';
 import type { Addon } from '../modules/company/company.entity';
 

@@ -2,12 +2,12 @@ import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
-import { TENANT_FILTER } from '../core/base.entity';
-import type { RequestContext } from '../core/context';
-import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../core/entity-sql';
-import { Loaders } from '../graphql/loaders';
-import { leanRecord } from '../core/lean-record';
-import { runStatement } from '../core/prepared';
+import { TENANT_FILTER } from '../schema/base.entity';
+import type { RequestContext } from '../data/context';
+import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../data/entity-sql';
+import { Loaders } from '../data/loaders';
+import { leanRecord } from '../data/record';
+import { runStatement } from '../data/prepared';
 import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { User } from '../modules/user/user.entity';
@@ -115,7 +115,7 @@ function ownCopy(row: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The key's company for a response only (the `company` query, GET /companies/me): a read-only
- * instance made from the key's row (src/core/lean-record.ts), without making the three managed
+ * instance made from the key's row (src/data/record.ts), without making the three managed
  * entities (em.map, most of the CPU of `{ company { name } }`). Changes go through ctx.company.
  * A context of another kind (contextFor, a transaction's copy) gives ctx.company.
  */
@@ -132,7 +132,7 @@ export function ensureManaged(ctx: RequestContext): void {
 const keyQuery = perMetadata((metadata) => {
   const companyColumns = mappedColumns(metadata, Company);
   const userColumns = mappedColumns(metadata, User);
-  // Named columns, not "a0".*: a prepared statement's columns must not change under it (src/core/prepared.ts).
+  // Named columns, not "a0".*: a prepared statement's columns must not change under it (src/data/prepared.ts).
   const select = [...mappedColumns(metadata, ApiKey).map((c) => `"a0"."${c}"`), ...aliasedColumns('c1', companyColumns), ...aliasedColumns('u2', userColumns)].join(', ');
   const key = metadata.get(ApiKey.name);
   const [company, user] = [key.properties.company, key.properties.user];

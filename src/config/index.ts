@@ -33,7 +33,7 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Queries run compiled by graphql-jit (src/graphql/executor.ts); false: graphql-js interprets every one. */
   graphqlJit: boolean;
-  /** Hot statements run as named prepared statements (src/core/prepared.ts); false for a pooler that cannot keep them. */
+  /** Hot statements run as named prepared statements (src/data/prepared.ts); false for a pooler that cannot keep them. */
   dbPreparedStatements: boolean;
   /** API keys kept in the process, emptied through LISTEN/NOTIFY (src/auth/key-cache.ts); false: looked up on every request. */
   apiKeyCache: boolean;

@@ -10,7 +10,7 @@ import { Payment } from '../modules/payment/payment.entity';
 import { Template } from '../modules/template/template.entity';
 import { User } from '../modules/user/user.entity';
 import { Visit } from '../modules/visit/visit.entity';
-import { keepDeclaredAccessors } from '../core/lean-record';
+import { keepDeclaredAccessors } from '../data/record';
 
 // Every entity the ORM knows; a new module adds its entities here.
 export const entities = [Company, User, ApiKey, Customer, Location, Job, JobPhoto, Template, Estimate, Invoice, Payment, Visit];

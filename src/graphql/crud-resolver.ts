@@ -1,8 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../core/context';
-import { DeleteResult, Page, PageType } from '../core/pagination';
-import { UUIDScalar } from './scalars';
+import type { RequestContext } from '../data/context';
+import { DeleteResult, Page, PageType } from '../schema/pagination';
+import { UUIDScalar } from '../schema/scalars';
 import { listPlan } from './prefetch';
 
 type Cls<T = any> = new () => T;

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, print } from 'graphql';
-import type { RequestContext } from '../core/context';
-import { beginIdempotent, IDEMPOTENCY_HEADER, IdempotentStart } from '../core/idempotency';
+import type { RequestContext } from '../data/context';
+import { beginIdempotent, IDEMPOTENCY_HEADER, IdempotentStart } from '../data/idempotency';
 import { asAppError } from '../errors/db-error';
 import { toGraphQLError } from '../errors/to-graphql-error';
 
@@ -34,7 +34,7 @@ export function idempotencyPlugin(): ApolloServerPlugin<RequestContext> {
             return { http: rc.response.http, body: { kind: 'single', singleResult: { data: null, errors: [{ message: g.message, extensions: g.extensions }] } } };
           }
           if (start.kind === 'run') {
-            // The mutation runs in the key's transaction (src/core/idempotency.ts).
+            // The mutation runs in the key's transaction (src/data/idempotency.ts).
             rc.contextValue.em = start.ctx.em;
             rc.contextValue.loaders = start.ctx.loaders;
             return null;

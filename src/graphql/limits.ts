@@ -13,7 +13,7 @@ import {
   SelectionSetNode,
 } from 'graphql';
 import { ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/pagination';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../schema/pagination';
 import { AppError } from '../errors/app-error';
 import { variableErrors } from './input-errors';
 

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../core/context';
-import { fromGlobalId, Node } from '../core/global-id';
-import { isUuid } from '../core/values';
+import type { RequestContext } from '../data/context';
+import { fromGlobalId, Node } from '../schema/global-id';
+import { isUuid } from '../domain/values';
 import { AppError } from '../errors/app-error';
 import { companyService } from '../modules/company/company.service';
 import { customerService } from '../modules/customer/customer.service';

@@ -17,13 +17,13 @@ import {
 } from 'graphql';
 import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Related } from '../core/lean';
-import { declaredAccessor } from '../core/lean-record';
+import { Related } from '../data/list';
+import { declaredAccessor } from '../data/record';
 
 type Cls = new (...args: any[]) => any;
 
 // What a GraphQL list query will read of its records, so that the list loads it with its page in
-// one statement (src/core/lean.ts leanList) and nothing more:
+// one statement (src/data/list.ts leanList) and nothing more:
 //
 // - Relations: under the page's `items`, a field whose type is an entity that the listed entity
 //   refers to through exactly one many-to-one (`Invoice.customer`: by `customer`), or a list of an

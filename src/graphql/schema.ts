@@ -1,7 +1,7 @@
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
-import { validateInput } from '../core/validation';
-import { fieldsOf } from '../core/fields';
+import { validateInput } from '../schema/validation';
+import { fieldsOf } from '../schema/fields';
 import { callFieldResolversDirectly } from './direct-resolvers';
 import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';

@@ -2,7 +2,7 @@ import { ensureManaged } from '../auth/authenticate';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
-import type { RequestContext } from '../core/context';
+import type { RequestContext } from '../data/context';
 import { asAppError } from '../errors/db-error';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { logger } from '../logger';

@@ -1,6 +1,6 @@
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { FieldMeta, restFieldsOf, restIndex } from '../core/fields';
-import { isPlainObject } from '../core/values';
+import { FieldMeta, restFieldsOf, restIndex } from '../schema/fields';
+import { isPlainObject } from '../domain/values';
 
 // The one generic converter between REST names and the classes both surfaces share. It maps names
 // and, for query strings, parses text into the declared kind; validation happens afterwards.

@@ -1,11 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
-import { beginIdempotent, IDEMPOTENCY_HEADER } from '../core/idempotency';
+import { beginIdempotent, IDEMPOTENCY_HEADER } from '../data/idempotency';
 import type { RouteDef } from './route';
 
 /**
  * Idempotency-Key on a creating JSON route (`creates: true`): a replay answers with the first
  * response; otherwise the route runs inside the transaction that holds the key, and its response
- * is kept, and everything committed, before it is sent (src/core/idempotency.ts).
+ * is kept, and everything committed, before it is sent (src/data/idempotency.ts).
  */
 export function idempotentRoute(route: RouteDef) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {

@@ -1,6 +1,6 @@
-import { FieldMeta, restFieldsOf } from '../core/fields';
-import { fromCents, MAX_CENTS } from '../core/money';
-import { STRING_MAX } from '../core/validation';
+import { FieldMeta, restFieldsOf } from '../schema/fields';
+import { fromCents, MAX_CENTS } from '../domain/money';
+import { STRING_MAX } from '../schema/validation';
 import type { Embed } from './route';
 
 // JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the declared fields: what the validation

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import express, { Router } from 'express';
-import { FieldMeta, restFieldsOf } from '../core/fields';
+import { FieldMeta, restFieldsOf } from '../schema/fields';
 import { ERROR_CODES } from '../errors/app-error';
 import { errorResponses, HEADERS, operationId, successHeaders, tagOf } from './openapi-operations';
 import { register, scalarSchema, Schema, Schemas, withEmbeds } from './openapi-schemas';
-import { Pagination } from '../core/pagination';
+import { Pagination } from '../schema/pagination';
 import { carriesEtag, takesIfMatch } from './preconditions';
 import { EVENT_TYPES } from '../modules/event/event.catalogue';
 import { Event } from '../modules/event/event.types';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { RequestContext } from '../core/context';
-import { isUuid } from '../core/values';
+import type { RequestContext } from '../data/context';
+import { isUuid } from '../domain/values';
 import { AppError } from '../errors/app-error';
 import type { RouteDef } from './route';
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { RequestContext } from '../core/context';
+import type { RequestContext } from '../data/context';
 import type { Addon } from '../modules/company/company.entity';
 
 type Cls = new () => any;

@@ -2,10 +2,10 @@ import express, { NextFunction, Request, RequestHandler, Response, Router } from
 import { requireAddon } from '../auth/addons';
 import type { Addon } from '../modules/company/company.entity';
 import { isDeepStrictEqual } from 'node:util';
-import type { RequestContext } from '../core/context';
-import { FieldMeta, restFieldsOf } from '../core/fields';
-import type { Page } from '../core/pagination';
-import { validateInput } from '../core/validation';
+import type { RequestContext } from '../data/context';
+import { FieldMeta, restFieldsOf } from '../schema/fields';
+import type { Page } from '../schema/pagination';
+import { validateInput } from '../schema/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';

@@ -1,4 +1,4 @@
-import { DeleteResult, ListArgs } from '../core/pagination';
+import { DeleteResult, ListArgs } from '../schema/pagination';
 import { Company } from '../modules/company/company.entity';
 import { companyService } from '../modules/company/company.service';
 import { Customer } from '../modules/customer/customer.entity';

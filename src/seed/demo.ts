@@ -1,5 +1,5 @@
 import { contextFor } from '../auth/authenticate';
-import type { RequestContext } from '../core/context';
+import type { RequestContext } from '../data/context';
 import { Orm, withAdvisoryLock } from '../db/orm';
 import { createCompany } from '../modules/company/company.admin';
 import { Company } from '../modules/company/company.entity';

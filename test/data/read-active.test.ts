@@ -1,6 +1,6 @@
 import { hashApiKey } from '../../src/auth/api-key';
 import { contextFor } from '../../src/auth/authenticate';
-import { findActive, readActive } from '../../src/core/crud';
+import { findActive, readActive } from '../../src/data/crud';
 import { ApiKey } from '../../src/modules/api-key/api-key.entity';
 import { Customer } from '../../src/modules/customer/customer.entity';
 import { toRest } from '../../src/rest/case-map';

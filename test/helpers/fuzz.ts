@@ -9,7 +9,7 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
-import { FieldMeta, restFieldsOf } from '../../src/core/fields';
+import { FieldMeta, restFieldsOf } from '../../src/schema/fields';
 
 // Generators of hostile and plausible input, derived from the field declarations (REST) and the
 // schema (GraphQL), so that a new route or mutation is fuzzed without editing a test.

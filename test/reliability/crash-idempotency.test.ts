@@ -3,7 +3,7 @@ import { ServerProcess, startServer } from '../helpers/server-process';
 
 // kill -9 of the server while idempotent creates are in flight: every retry with the same key
 // returns the first response when the create committed, or creates it once when it did not;
-// never two records for one key (src/core/idempotency.ts: one transaction for both).
+// never two records for one key (src/data/idempotency.ts: one transaction for both).
 const t = useTestApp();
 let server: ServerProcess | undefined;
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { GraphQLInputObjectType, GraphQLNamedType, getNamedType, isInputObjectType, isNonNullType, isObjectType, isScalarType } from 'graphql';
-import { FieldMeta, restFieldsOf } from '../../src/core/fields';
+import { FieldMeta, restFieldsOf } from '../../src/schema/fields';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { routes } from '../../src/rest/routes';
 import type { RouteDef } from '../../src/rest/route';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { TIMESTAMP } from '../../core/base.entity';
+import { TIMESTAMP } from '../../schema/base.entity';
 import { Company } from '../company/company.entity';
 import { User } from '../user/user.entity';
 

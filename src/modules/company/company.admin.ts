@@ -3,7 +3,7 @@ import { generateApiKey, hashApiKey } from '../../auth/api-key';
 import { canonicalCidr } from '../../auth/ip-allow-list';
 import { USAGE_PERIODS } from '../../auth/usage-limit';
 import { AppError } from '../../errors/app-error';
-import { isEmail, isUuid } from '../../core/values';
+import { isEmail, isUuid } from '../../domain/values';
 import { ApiKey, UsagePeriod } from '../api-key/api-key.entity';
 import { User } from '../user/user.entity';
 import { ADDONS, Company } from './company.entity';

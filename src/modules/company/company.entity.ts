@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { TIMESTAMP } from '../../core/base.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { ApiField } from '../../schema/fields';
+import { TIMESTAMP } from '../../schema/base.entity';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export const ADDONS = ['custom_numbering', 'job_photos'] as const;
 export type Addon = (typeof ADDONS)[number];

@@ -1,5 +1,5 @@
 import { InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
+import { InputField } from '../../schema/fields';
 
 @InputType('CompanySettingsInput')
 export class CompanySettingsInput {

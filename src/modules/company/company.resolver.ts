@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { Company } from './company.entity';
 import { CompanySettingsInput } from './company.inputs';
 import { companyService } from './company.service';

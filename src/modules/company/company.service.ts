@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import type { CompanySettingsInput } from './company.inputs';
 import { readCompany } from '../../auth/authenticate';
 

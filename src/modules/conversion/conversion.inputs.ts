@@ -1,7 +1,7 @@
 import { InputType, ObjectType } from 'type-graphql';
-import { ApiField, InputField } from '../../core/fields';
-import { decimalPlaces } from '../../core/money';
-import { isDateOnly, parseTimestamp } from '../../core/values';
+import { ApiField, InputField } from '../../schema/fields';
+import { decimalPlaces } from '../../domain/money';
+import { isDateOnly, parseTimestamp } from '../../domain/values';
 import { Estimate } from '../estimate/estimate.entity';
 import { InvoiceType } from '../invoice/invoice.entity';
 import { Job, JobPriority } from '../job/job.entity';

@@ -1,4 +1,4 @@
-import { multiply } from '../../core/money';
+import { multiply } from '../../domain/money';
 import { PricingSnapshot, priceEstimate, Tier } from '../estimate/estimate.pricing';
 
 // The invoice lines of an accepted estimate (docs/documents.md), pure and in integer cents: the

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
-import { UUIDScalar } from '../../graphql/scalars';
+import type { RequestContext } from '../../data/context';
+import { UUIDScalar } from '../../schema/scalars';
 import { Invoice } from '../invoice/invoice.entity';
 import { ConvertEstimateInput, EstimateConversion, InvoiceJobInput } from './conversion.inputs';
 import { conversionService } from './conversion.service';

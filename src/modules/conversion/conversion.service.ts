@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import type { RequestContext } from '../../core/context';
-import { companyToday } from '../../core/company-time';
-import { findActive } from '../../core/crud';
-import { fromCents } from '../../core/money';
+import type { RequestContext } from '../../data/context';
+import { companyToday } from '../../data/company-time';
+import { findActive } from '../../data/crud';
+import { fromCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { adjustmentsToCents, Tier } from '../estimate/estimate.pricing';
 import { Estimate, EstimateStatus } from '../estimate/estimate.entity';

@@ -1,10 +1,10 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped } from '../../core/base.entity';
+import { ApiField } from '../../schema/fields';
+import { Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped } from '../../schema/base.entity';
 import { Location } from '../location/location.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export enum CustomerType {
   RESIDENTIAL = 'Residential',

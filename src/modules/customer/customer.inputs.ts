@@ -1,7 +1,7 @@
 import { ArgsType, InputType, registerEnumType } from 'type-graphql';
-import { InputField } from '../../core/fields';
-import { PartialInput } from '../../core/inputs';
-import { ListArgs } from '../../core/pagination';
+import { InputField } from '../../schema/fields';
+import { PartialInput } from '../../schema/inputs';
+import { ListArgs } from '../../schema/pagination';
 import { CustomerOnMyWayNotifyVia, CustomerType } from './customer.entity';
 
 export enum CustomerFilter {

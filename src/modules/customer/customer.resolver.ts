@@ -1,6 +1,6 @@
-import type { Awaitable } from '../../graphql/loaders';
+import type { Awaitable } from '../../data/loaders';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Location } from '../location/location.entity';
 import { Customer } from './customer.entity';

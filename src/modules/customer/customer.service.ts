@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, readActive, RefSpec, restoreRecord, softDelete } from '../../core/crud';
+import type { RequestContext } from '../../data/context';
+import { applyInput, containsPattern, findActive, listPage, readActive, RefSpec, restoreRecord, softDelete } from '../../data/crud';
 import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';

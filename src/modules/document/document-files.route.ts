@@ -1,7 +1,7 @@
 import { Request, Response, Router } from 'express';
 import type { Orm } from '../../db/orm';
 import { AppError } from '../../errors/app-error';
-import { isUuid } from '../../core/values';
+import { isUuid } from '../../domain/values';
 import type { DocumentKind } from './document.view';
 import { loadDocumentView } from './document.view';
 import { FileResult, pdfFile, verifyPdfLink } from './document.service';

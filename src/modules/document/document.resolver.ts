@@ -1,13 +1,13 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { DeleteResult } from '../../core/pagination';
-import { UUIDScalar } from '../../graphql/scalars';
+import { DeleteResult } from '../../schema/pagination';
+import { UUIDScalar } from '../../schema/scalars';
 import { ShareLink, ShareLinkInput } from './share.inputs';
 import { shareService } from './share.service';
 import { DocumentEmail, SendDocumentInput } from './mail.inputs';
 import { mailService } from './mail.service';
 import { Int } from 'type-graphql';
-import { relationLimit } from '../../core/pagination';
-import type { RequestContext } from '../../core/context';
+import { relationLimit } from '../../schema/pagination';
+import type { RequestContext } from '../../data/context';
 import { Estimate } from '../estimate/estimate.entity';
 import { Invoice } from '../invoice/invoice.entity';
 import { documentService } from './document.service';

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { RequestContext } from '../../core/context';
-import { canonicalJson } from '../../core/idempotency';
+import type { RequestContext } from '../../data/context';
+import { canonicalJson } from '../../data/idempotency';
 import { DocumentKind, DocumentView, loadDocumentView } from './document.view';
 import { documentSettings, linkBase } from './document.settings';
 import { fontTag, renderPdf } from './pdf.render';

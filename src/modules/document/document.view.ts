@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { dateIn, isUuid } from '../../core/values';
-import { DEFAULT_TIMEZONE } from '../../core/company-time';
-import { multiply, toCents } from '../../core/money';
+import { dateIn, isUuid } from '../../domain/values';
+import { DEFAULT_TIMEZONE } from '../../data/company-time';
+import { multiply, toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';

@@ -1,6 +1,6 @@
 import { InputType, ObjectType } from 'type-graphql';
-import { ApiField, InputField } from '../../core/fields';
-import { isEmail } from '../../core/values';
+import { ApiField, InputField } from '../../schema/fields';
+import { isEmail } from '../../domain/values';
 
 const ccCheck = (v: string[]) => (v.length <= 10 && v.every((a) => isEmail(a)) ? null : 'must be at most 10 valid email addresses');
 

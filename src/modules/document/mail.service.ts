@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../core/context';
-import { findActive } from '../../core/crud';
-import { pageOf, pageWindow, ListArgs, Page } from '../../core/pagination';
+import type { RequestContext } from '../../data/context';
+import { findActive } from '../../data/crud';
+import { pageOf, pageWindow, ListArgs, Page } from '../../schema/pagination';
 import { AppError } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';

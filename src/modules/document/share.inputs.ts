@@ -1,5 +1,5 @@
 import { InputType, ObjectType } from 'type-graphql';
-import { ApiField, InputField } from '../../core/fields';
+import { ApiField, InputField } from '../../schema/fields';
 
 @InputType('ShareLinkInput')
 export class ShareLinkInput {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../../core/context';
-import { findActive } from '../../core/crud';
+import type { RequestContext } from '../../data/context';
+import { findActive } from '../../data/crud';
 import { AppError } from '../../errors/app-error';
 import { Estimate } from '../estimate/estimate.entity';
 import { Invoice } from '../invoice/invoice.entity';

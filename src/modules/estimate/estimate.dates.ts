@@ -1,4 +1,4 @@
-import { isDateOnly, parseTimestamp } from '../../core/values';
+import { isDateOnly, parseTimestamp } from '../../domain/values';
 
 /** Offset (ms) of a time zone from UTC at an instant. */
 function offsetAt(timeZone: string, at: number): number {

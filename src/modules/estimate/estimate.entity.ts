@@ -1,10 +1,10 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { byNumber, Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
-import { MoneyType } from '../../core/money-type';
-import { fromCents } from '../../core/money';
+import { ApiField } from '../../schema/fields';
+import { byNumber, Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { MoneyType } from '../../schema/money-type';
+import { fromCents } from '../../domain/money';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
@@ -12,7 +12,7 @@ import { Template } from '../template/template.entity';
 import { DecimalNumberType } from '../template/decimal-type';
 import { User } from '../user/user.entity';
 import type { PricingSnapshot } from './estimate.pricing';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 /** An acceptance signed through a customer link. */
 export interface EstimateAcceptance {

@@ -1,8 +1,8 @@
 import { ArgsType, InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
-import { decimalPlaces } from '../../core/money';
-import { ListArgs } from '../../core/pagination';
-import { isDateOnly, parseTimestamp } from '../../core/values';
+import { InputField } from '../../schema/fields';
+import { decimalPlaces } from '../../domain/money';
+import { ListArgs } from '../../schema/pagination';
+import { isDateOnly, parseTimestamp } from '../../domain/values';
 import { EstimateSelectedTier, EstimateStatus } from './estimate.entity';
 import { adjustmentsToCents } from './estimate.pricing';
 

@@ -1,6 +1,6 @@
 import { ObjectType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { fromCents } from '../../core/money';
+import { ApiField } from '../../schema/fields';
+import { fromCents } from '../../domain/money';
 import type { PricingResult } from './estimate.pricing';
 
 // The preview shape of the spec: data.preview (amounts) and data.breakdown.

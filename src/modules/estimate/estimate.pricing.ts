@@ -1,4 +1,4 @@
-import { MAX_CENTS, multiply, percentOf, toCents } from '../../core/money';
+import { MAX_CENTS, multiply, percentOf, toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 
 // The one pricing function of estimates (docs/estimates-and-numbering.md), shared by preview, create and update.

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../core/context';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../core/crud';
-import { companyTimezone } from '../../core/company-time';
+import type { RequestContext } from '../../data/context';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef, restoreRecord, softDelete } from '../../data/crud';
+import { companyTimezone } from '../../data/company-time';
 import { AppError } from '../../errors/app-error';
 import { Company } from '../company/company.entity';
 import { Customer } from '../customer/customer.entity';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 
 /**
  * Who made a change, as events show it (docs/events.md). Each transaction records its actor in the

@@ -1,5 +1,5 @@
 import { ArgsType } from 'type-graphql';
-import { InputField } from '../../core/fields';
+import { InputField } from '../../schema/fields';
 
 @ArgsType()
 export class EventFeedArgs {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { leanColumnMapper } from '../../core/lean-record';
+import { leanColumnMapper } from '../../data/record';
 import { toRest } from '../../rest/case-map';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { EventFeedArgs } from './event.inputs';
 import { eventService } from './event.service';
 import { Event, EventFeed, EventsHead, EventTypeInfo } from './event.types';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { AppError } from '../../errors/app-error';
 import { EVENT_TYPES, parseTypePatterns } from './event.catalogue';
 import type { EventFeedArgs } from './event.inputs';

@@ -1,5 +1,5 @@
 import { ObjectType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
+import { ApiField } from '../../schema/fields';
 
 // What the feed returns, declared once for both surfaces (docs/events.md).
 

@@ -1,5 +1,5 @@
 import { AppError, ErrorDetail } from '../../errors/app-error';
-import { centsToDecimal, MAX_CENTS, multiply, percentOf } from '../../core/money';
+import { centsToDecimal, MAX_CENTS, multiply, percentOf } from '../../domain/money';
 
 // The one totals function behind invoice preview, create and update (docs/invoices-and-payments.md), pure and in
 // integer cents. Errors name fields by their property names.

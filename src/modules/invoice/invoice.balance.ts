@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import type { RequestContext } from '../../core/context';
-import { restoreRecord } from '../../core/crud';
-import { toCents } from '../../core/money';
-import { isUuid } from '../../core/values';
+import type { RequestContext } from '../../data/context';
+import { restoreRecord } from '../../data/crud';
+import { toCents } from '../../domain/money';
+import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
 import { Invoice, InvoiceStatus } from './invoice.entity';

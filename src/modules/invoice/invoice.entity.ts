@@ -1,15 +1,15 @@
 import { Entity, Formula, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { byNumber, Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped } from '../../core/base.entity';
-import { MoneyType } from '../../core/money-type';
-import { fromCents } from '../../core/money';
+import { ApiField } from '../../schema/fields';
+import { byNumber, Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { MoneyType } from '../../schema/money-type';
+import { fromCents } from '../../domain/money';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export enum InvoiceStatus {
   DRAFT = 'Draft',

@@ -1,8 +1,8 @@
 import { ArgsType, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField, InputField } from '../../core/fields';
-import { PartialInput } from '../../core/inputs';
-import { decimalPlaces } from '../../core/money';
-import { ListArgs } from '../../core/pagination';
+import { ApiField, InputField } from '../../schema/fields';
+import { PartialInput } from '../../schema/inputs';
+import { decimalPlaces } from '../../domain/money';
+import { ListArgs } from '../../schema/pagination';
 import { InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 
 export enum InvoiceStatusFilter {

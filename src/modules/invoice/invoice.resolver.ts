@@ -1,7 +1,7 @@
-import type { Awaitable } from '../../graphql/loaders';
+import type { Awaitable } from '../../data/loaders';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
-import { relationLimit } from '../../core/pagination';
+import type { RequestContext } from '../../data/context';
+import { relationLimit } from '../../schema/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';

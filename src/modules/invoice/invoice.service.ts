@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../core/context';
-import { companyToday } from '../../core/company-time';
-import { canonicalJson } from '../../core/idempotency';
-import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../core/crud';
-import { centsToDecimal, fromCents, toCents } from '../../core/money';
+import type { RequestContext } from '../../data/context';
+import { companyToday } from '../../data/company-time';
+import { canonicalJson } from '../../data/idempotency';
+import { applyInput, containsPattern, findActive, listPage, RefSpec, resolveRef } from '../../data/crud';
+import { centsToDecimal, fromCents, toCents } from '../../domain/money';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';

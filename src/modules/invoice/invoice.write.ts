@@ -1,7 +1,7 @@
-import type { RequestContext } from '../../core/context';
-import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } from '../../core/entity-sql';
-import { isUuid } from '../../core/values';
-import { leanColumn } from '../../core/lean';
+import type { RequestContext } from '../../data/context';
+import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } from '../../data/entity-sql';
+import { isUuid } from '../../domain/values';
+import { leanColumn } from '../../data/list';
 import { Customer } from '../customer/customer.entity';
 import { Job, JobStatus } from '../job/job.entity';
 import { statusChange } from '../job/job.service';

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../core/context';
-import { companyToday } from '../../core/company-time';
-import { nextSequence } from '../../core/crud';
+import type { RequestContext } from '../../data/context';
+import { companyToday } from '../../data/company-time';
+import { nextSequence } from '../../data/crud';
 import { Payment, PaymentStatus, PaymentType } from '../payment/payment.entity';
 import type { Invoice } from './invoice.entity';
 

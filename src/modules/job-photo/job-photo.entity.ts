@@ -1,11 +1,11 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
+import { ApiField } from '../../schema/fields';
+import { Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export enum JobPhotoType {
   BEFORE = 'before',

@@ -1,6 +1,6 @@
 import { ArgsType, ObjectType } from 'type-graphql';
-import { ApiField, InputField } from '../../core/fields';
-import { ListArgs } from '../../core/pagination';
+import { ApiField, InputField } from '../../schema/fields';
+import { ListArgs } from '../../schema/pagination';
 import { JobPhoto, JobPhotoType } from './job-photo.entity';
 
 /** The text fields of an upload, shared by the multipart REST route and uploadJobPhotos. */

@@ -1,11 +1,11 @@
-import type { Awaitable } from '../../graphql/loaders';
+import type { Awaitable } from '../../data/loaders';
 import { RequireAddon } from '../../auth/addons';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import type { FileUpload } from 'graphql-upload/Upload.mjs';
-import type { RequestContext } from '../../core/context';
-import { DeleteResult, Page, PageType } from '../../core/pagination';
-import { UUIDScalar } from '../../graphql/scalars';
+import type { RequestContext } from '../../data/context';
+import { DeleteResult, Page, PageType } from '../../schema/pagination';
+import { UUIDScalar } from '../../schema/scalars';
 import { AppError } from '../../errors/app-error';
 import { discardStaged, MAX_FILES, StagedFile, stageFile } from '../../storage/staging';
 import { stagingDir, storageSettings } from '../../storage/storage';

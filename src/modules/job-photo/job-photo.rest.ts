@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { validateInput } from '../../core/validation';
+import { validateInput } from '../../schema/validation';
 import { bodyToInput } from '../../rest/case-map';
 import { parseMultipart } from '../../rest/multipart';
-import { restFieldsOf } from '../../core/fields';
+import { restFieldsOf } from '../../schema/fields';
 import { ALLOWED_TYPES_TEXT, discardStaged, MAX_FILES } from '../../storage/staging';
 import { stagingDir, storageSettings } from '../../storage/storage';
 import { JobPhotoType } from './job-photo.entity';

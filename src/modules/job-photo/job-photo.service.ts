@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../core/context';
-import { findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
+import type { RequestContext } from '../../data/context';
+import { findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
 import { requireAddon } from '../../auth/addons';
 import { AppError } from '../../errors/app-error';
 import { discardStaged, StagedFile } from '../../storage/staging';

@@ -1,14 +1,14 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { byNumber, Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
-import { MoneyType } from '../../core/money-type';
-import { fromCents } from '../../core/money';
+import { ApiField } from '../../schema/fields';
+import { byNumber, Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { MoneyType } from '../../schema/money-type';
+import { fromCents } from '../../domain/money';
 import { Customer } from '../customer/customer.entity';
 import { Location } from '../location/location.entity';
 import { User } from '../user/user.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export enum JobStatus {
   NEW = 'New',

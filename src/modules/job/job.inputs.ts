@@ -1,8 +1,8 @@
 import { ArgsType, InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
-import { PartialInput } from '../../core/inputs';
-import { ListArgs } from '../../core/pagination';
-import { isDateOnly, parseTimestamp } from '../../core/values';
+import { InputField } from '../../schema/fields';
+import { PartialInput } from '../../schema/inputs';
+import { ListArgs } from '../../schema/pagination';
+import { isDateOnly, parseTimestamp } from '../../domain/values';
 import { JobPriority, JobStatus } from './job.entity';
 
 const opt = { nullable: true } as const;

@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../core/context';
-import { companyTimezone } from '../../core/company-time';
-import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../core/crud';
-import { toCents } from '../../core/money';
-import { dateIn, isDateOnly, parseTimestamp } from '../../core/values';
+import type { RequestContext } from '../../data/context';
+import { companyTimezone } from '../../data/company-time';
+import { applyInput, containsPattern, findActive, listPage, nextSequence, RefSpec, restoreRecord, softDelete } from '../../data/crud';
+import { toCents } from '../../domain/money';
+import { dateIn, isDateOnly, parseTimestamp } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Location } from '../location/location.entity';

@@ -1,9 +1,9 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped } from '../../core/base.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { ApiField } from '../../schema/fields';
+import { Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { GlobalId, Node } from '../../schema/global-id';
 
 // A fresh options object each time: MikroORM writes into the one it is given.
 const text = () => ({ type: 'text', nullable: true }) as const;

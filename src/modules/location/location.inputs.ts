@@ -1,8 +1,8 @@
 import { InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
-import { PartialInput } from '../../core/inputs';
-import { US_STATE_CODES } from '../../core/us-states';
-import { isTimeZone } from '../../core/values';
+import { InputField } from '../../schema/fields';
+import { PartialInput } from '../../schema/inputs';
+import { US_STATE_CODES } from '../../domain/us-states';
+import { isTimeZone } from '../../domain/values';
 
 const opt = { nullable: true } as const;
 

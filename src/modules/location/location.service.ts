@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../core/context';
-import { applyInput, findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
-import { ListArgs } from '../../core/pagination';
+import type { RequestContext } from '../../data/context';
+import { applyInput, findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
+import { ListArgs } from '../../schema/pagination';
 import { AppError } from '../../errors/app-error';
 import { Location } from './location.entity';
 import { LocationCreateInput, LocationUpdateInput } from './location.inputs';

@@ -1,5 +1,5 @@
 import { InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
+import { InputField } from '../../schema/fields';
 import { MAX_NUMBER, MAX_PADDING, PREFIX_PATTERN } from './numbering.format';
 
 const numberCheck = (v: number) => (v >= 1 && v <= MAX_NUMBER ? null : `must be between 1 and ${MAX_NUMBER}`);

@@ -1,6 +1,6 @@
 import { RequireAddon } from '../../auth/addons';
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { NumberingUpdateInput } from './numbering.inputs';
 import { numberingService } from './numbering.service';
 import { NumberingSettings } from './numbering.types';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { requireAddon } from '../../auth/addons';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { DEFAULT_PADDING, DEFAULT_PREFIX, NUMBERED_KINDS, NumberedKind } from './numbering.format';

@@ -1,7 +1,7 @@
-import type { RequestContext } from '../../core/context';
-import { applyInput, findActive, listPage, nextSequence } from '../../core/crud';
-import { isUuid } from '../../core/values';
-import { centsToDecimal, toCents } from '../../core/money';
+import type { RequestContext } from '../../data/context';
+import { applyInput, findActive, listPage, nextSequence } from '../../data/crud';
+import { isUuid } from '../../domain/values';
+import { centsToDecimal, toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balance';
 import { Invoice, InvoiceStatus } from '../invoice/invoice.entity';

@@ -1,12 +1,12 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { Sortable } from '../../core/sorting';
-import { TenantEntity, TenantScoped } from '../../core/base.entity';
-import { MoneyType } from '../../core/money-type';
-import { fromCents } from '../../core/money';
+import { ApiField } from '../../schema/fields';
+import { Sortable } from '../../schema/sorting';
+import { TenantEntity, TenantScoped } from '../../schema/base.entity';
+import { MoneyType } from '../../schema/money-type';
+import { fromCents } from '../../domain/money';
 import { DecimalNumberType } from './decimal-type';
-import { GlobalId, Node } from '../../core/global-id';
+import { GlobalId, Node } from '../../schema/global-id';
 
 export enum TemplatePricingType {
   FLAT = 'flat',

@@ -1,7 +1,7 @@
 import { InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
-import { PartialInput } from '../../core/inputs';
-import { decimalPlaces } from '../../core/money';
+import { InputField } from '../../schema/fields';
+import { PartialInput } from '../../schema/inputs';
+import { decimalPlaces } from '../../domain/money';
 import { TemplatePricingType } from './template.entity';
 
 const opt = { nullable: true } as const;

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { ListArgs } from '../../core/pagination';
+import { ListArgs } from '../../schema/pagination';
 import { CrudResolver } from '../../graphql/crud-resolver';
 import { Template } from './template.entity';
 import { TemplateCreateInput, TemplateUpdateInput } from './template.inputs';

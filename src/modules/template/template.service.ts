@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../core/context';
-import { findActive, listPage, restoreRecord, softDelete } from '../../core/crud';
-import { ListArgs } from '../../core/pagination';
-import { toCents } from '../../core/money';
+import type { RequestContext } from '../../data/context';
+import { findActive, listPage, restoreRecord, softDelete } from '../../data/crud';
+import { ListArgs } from '../../schema/pagination';
+import { toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { StoredAddon, Template, TemplatePricingType } from './template.entity';
 import { TemplateCreateInput, TemplateUpdateInput } from './template.inputs';

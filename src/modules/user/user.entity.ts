@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { Sortable } from '../../core/sorting';
-import { TenantScoped, TIMESTAMP } from '../../core/base.entity';
+import { ApiField } from '../../schema/fields';
+import { Sortable } from '../../schema/sorting';
+import { TenantScoped, TIMESTAMP } from '../../schema/base.entity';
 import { Company } from '../company/company.entity';
 
 @ObjectType()

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
-import { ListArgs, Page, PageType } from '../../core/pagination';
-import { UUIDScalar } from '../../graphql/scalars';
+import type { RequestContext } from '../../data/context';
+import { ListArgs, Page, PageType } from '../../schema/pagination';
+import { UUIDScalar } from '../../schema/scalars';
 import { User } from './user.entity';
 import { userService } from './user.service';
 

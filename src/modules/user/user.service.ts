@@ -1,7 +1,7 @@
-import type { RequestContext } from '../../core/context';
-import { listPage } from '../../core/crud';
-import { ListArgs } from '../../core/pagination';
-import { isUuid } from '../../core/values';
+import type { RequestContext } from '../../data/context';
+import { listPage } from '../../data/crud';
+import { ListArgs } from '../../schema/pagination';
+import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { User } from './user.entity';
 

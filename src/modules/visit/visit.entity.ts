@@ -1,8 +1,8 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
-import { TenantEntity, TenantScoped, TIMESTAMP } from '../../core/base.entity';
-import { GlobalId, Node } from '../../core/global-id';
+import { ApiField } from '../../schema/fields';
+import { TenantEntity, TenantScoped, TIMESTAMP } from '../../schema/base.entity';
+import { GlobalId, Node } from '../../schema/global-id';
 import { Job } from '../job/job.entity';
 
 export enum VisitStatus {

@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
-import { DeleteResult, Page, PageType, relationLimit } from '../../core/pagination';
-import type { Awaitable } from '../../graphql/loaders';
-import { UUIDScalar } from '../../graphql/scalars';
+import type { RequestContext } from '../../data/context';
+import { DeleteResult, Page, PageType, relationLimit } from '../../schema/pagination';
+import type { Awaitable } from '../../data/loaders';
+import { UUIDScalar } from '../../schema/scalars';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';
 import { Visit } from './visit.entity';

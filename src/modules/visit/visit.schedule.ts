@@ -1,5 +1,5 @@
 import { QueryOrder } from '@mikro-orm/core';
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
 import { User } from '../user/user.entity';

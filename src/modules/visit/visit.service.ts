@@ -1,9 +1,9 @@
 import { LockMode, QueryOrder } from '@mikro-orm/core';
-import type { RequestContext } from '../../core/context';
-import { companyTimezone } from '../../core/company-time';
-import { findActive } from '../../core/crud';
-import { Page, pageOf, pageWindow } from '../../core/pagination';
-import { isUuid } from '../../core/values';
+import type { RequestContext } from '../../data/context';
+import { companyTimezone } from '../../data/company-time';
+import { findActive } from '../../data/crud';
+import { Page, pageOf, pageWindow } from '../../schema/pagination';
+import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
 import { Visit, VisitStatus } from './visit.entity';

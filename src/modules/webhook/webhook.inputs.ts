@@ -1,5 +1,5 @@
 import { ArgsType, InputType } from 'type-graphql';
-import { InputField } from '../../core/fields';
+import { InputField } from '../../schema/fields';
 import { WebhookDeliveryStatus, WebhookEndpointStatus } from './webhook.types';
 
 const typesCheck = (v: string[]) => (v.length >= 1 && v.length <= 100 ? null : 'must list 1 to 100 patterns');

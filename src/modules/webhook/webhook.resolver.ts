@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../core/context';
-import { DeleteResult, Page, PageType } from '../../core/pagination';
-import { UUIDScalar } from '../../graphql/scalars';
+import type { RequestContext } from '../../data/context';
+import { DeleteResult, Page, PageType } from '../../schema/pagination';
+import { UUIDScalar } from '../../schema/scalars';
 import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
 import { webhookService } from './webhook.service';
 import { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointSecret, WebhookReplayResult } from './webhook.types';

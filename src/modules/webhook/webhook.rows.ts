@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/context';
+import type { RequestContext } from '../../data/context';
 import { WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint } from './webhook.types';
 
 // Rows of the webhook tables (migrations/Migration20261125000015_webhooks.ts) and the objects the

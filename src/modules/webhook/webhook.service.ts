@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../core/context';
-import { pageOf, pageWindow } from '../../core/pagination';
-import { isUuid } from '../../core/values';
+import type { RequestContext } from '../../data/context';
+import { pageOf, pageWindow } from '../../schema/pagination';
+import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { parseTypePatterns } from '../event/event.catalogue';
 import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';

@@ -1,5 +1,5 @@
 import { ObjectType, registerEnumType } from 'type-graphql';
-import { ApiField } from '../../core/fields';
+import { ApiField } from '../../schema/fields';
 
 // What the webhook routes return, declared once for both surfaces (docs/webhooks.md).
 

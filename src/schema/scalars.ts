@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind, ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { isDateOnly, isUuid, parseTimestamp } from '../core/values';
+import { isDateOnly, isUuid, parseTimestamp } from '../domain/values';
 
 function literalString(ast: ValueNode, name: string): string {
   if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey } from '../modules/api-key/api-key.entity';
 import type { Company } from '../modules/company/company.entity';
 import type { User } from '../modules/user/user.entity';
-import { Loaders } from '../graphql/loaders';
+import { Loaders } from './loaders';
 
 /**
  * Built once per request by the auth middleware and shared by REST and GraphQL. Copies (`{ ...ctx,

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Related } from '../core/lean';
-import { leanByKeys } from '../core/lean-keys';
+import { Related } from './list';
+import { leanByKeys } from './keyed';
 
 type Cls<T = any> = new (...args: any[]) => T;
 
@@ -13,7 +13,7 @@ export type Awaitable<T> = T | Promise<T>;
  * Per-request batch loaders, so that related records load in a fixed number of statements
  * whatever the page size. Records by id include soft-deleted ones (embedded summaries show their
  * targets); relation lists hold the records that are not deleted, newest first. Records are lean
- * read-only instances (src/core/lean-record.ts, src/core/lean-keys.ts), loaded with the statements em.find would run.
+ * read-only instances (src/data/record.ts, src/data/keyed.ts), loaded with the statements em.find would run.
  *
  * A request that knows which relations of a list's records it will ask for (the GraphQL
  * selection, the REST embeds) says so with `expect` before the list runs; the list then loads

@@ -2,12 +2,12 @@ import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
 import { COUNTED_TABLES, countedTotalSql } from './document-counts';
-import { buildSteps, compileMapper, Data, mapperOf } from './lean-record';
-import { formulaSql, q, selectOf, tableOf } from './lean-keys';
+import { buildSteps, compileMapper, Data, mapperOf } from './record';
+import { formulaSql, q, selectOf, tableOf } from './keyed';
 
-// The lean read path, part three: list pages (src/core/crud.ts listPage), the page and its count
-// from conditions on `e`, in one statement. Rows become lean instances (src/core/lean-record.ts);
-// batched loads by key are in src/core/lean-keys.ts.
+// The lean read path, part three: list pages (src/data/crud.ts listPage), the page and its count
+// from conditions on `e`, in one statement. Rows become lean instances (src/data/record.ts);
+// batched loads by key are in src/data/keyed.ts.
 
 function metaOf(em: EntityManager, entity: EntityName<any>): EntityMetadata {
   return em.getMetadata().find(entity as any)!;
@@ -245,7 +245,7 @@ export interface LeanListOptions {
   prepare?: boolean;
   /** `where` selects exactly the company's rows that are not deleted (no filter). */
   live?: boolean;
-  /** ORDER BY on alias `e` (src/core/sorting.ts), ending in the primary key; null: newest first. */
+  /** ORDER BY on alias `e` (src/schema/sorting.ts), ending in the primary key; null: newest first. */
   order?: string | null;
 }
 
@@ -254,7 +254,7 @@ export interface LeanListOptions {
  * it must hold the rows to `company`, the company's key), newest first
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. With `props`, only those properties of the rows are read
- * (see Related). Prepared (src/core/prepared.ts) unless `prepare` is false: conditions whose plan
+ * (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
  * depends on their values. `live`: `where` selects exactly the company's rows that are not
  * deleted (no filter), whose total a counted table keeps. Null for an entity or relation this
  * does not cover (the caller then uses leanPage and the loaders).
@@ -274,7 +274,7 @@ export async function leanList<T>(
   if (!st) return null;
   await (em as any).getContext().tryFlush(meta.className, {});
   const shape = jsonShapeOf(em, meta, props)!;
-  // The company's live rows of a counted table: their total is kept (src/core/document-counts.ts).
+  // The company's live rows of a counted table: their total is kept (src/data/document-counts.ts).
   const kept = live && COUNTED_TABLES.has(meta.tableName) && !meta.schema;
   const total = kept ? countedTotalSql(meta.tableName) : st.count.join(where);
   const [before, after] = offset >= DEEP_OFFSET ? st.deepRows : st.rows;

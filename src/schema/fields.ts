@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, Float, Int } from 'type-graphql';
 import { validatorsFor } from './validation';
-import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from '../graphql/scalars';
+import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from './scalars';
 
 // One decorator declares a field for both surfaces: its GraphQL field (the property name) and its
 // REST name, declared rather than computed (docs/conventions.md). Validation, REST case mapping and the

@@ -2,12 +2,12 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityName, raw } from '@mikro-orm/postgresql';
 import type { RequestContext } from './context';
 import { AppError } from '../errors/app-error';
-import { fieldsOf } from './fields';
-import { ListArgs, Page, pageOf, pageWindow } from './pagination';
-import { isUuid } from './values';
-import { leanColumn, leanCount, leanList, leanPage } from './lean';
-import { leanByKeys } from './lean-keys';
-import { orderSql, parseSort } from './sorting';
+import { fieldsOf } from '../schema/fields';
+import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
+import { isUuid } from '../domain/values';
+import { leanColumn, leanCount, leanList, leanPage } from './list';
+import { leanByKeys } from './keyed';
+import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -23,7 +23,7 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
 }
 
 /**
- * findActive for a response only: the record as a lean read-only instance (src/core/lean-record.ts),
+ * findActive for a response only: the record as a lean read-only instance (src/data/record.ts),
  * read by one statement written once per entity (leanByKeys), without the EntityManager's identity
  * map, change tracking or query building. The same record, or the same NOT_FOUND
  * (test/data/read-active.test.ts); load with findActive to change it.
@@ -50,13 +50,13 @@ export interface ListWhere {
 }
 
 /**
- * Newest first (created_at desc, uuid desc), or in the order `sort` names (src/core/sorting.ts), ties
+ * Newest first (created_at desc, uuid desc), or in the order `sort` names (src/schema/sorting.ts), ties
  * by the key in the same direction; stable across pages; soft-deleted only on request;
  * `updatedSince` keeps the rows with updated_at at or after it.
  * One statement (leanList) brings the page, its count and the related records the request said it
  * will ask for (`ctx.loaders.expect`), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
- * CPU than the rest of a list request together). The items are lean read-only instances (src/core/lean-record.ts):
+ * CPU than the rest of a list request together). The items are lean read-only instances (src/data/record.ts):
  * for reading and serializing, not for changes (load the record with findActive to change it).
  */
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void): Promise<Page<T>> {
@@ -71,7 +71,7 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   const deletable = !!meta.properties['deletedAt' as never];
   if (!args.includeDeleted && deletable) conditions.push(`${column('deletedAt')} is null`);
   // A condition whose best plan depends on its values (a search pattern, a date) is planned for
-  // them on every request; equality to a key plans the same whatever the key (src/core/prepared.ts).
+  // them on every request; equality to a key plans the same whatever the key (src/data/prepared.ts).
   let prepare = true;
   const add = (condition: string, p: unknown[]) => {
     conditions.push(`(${condition})`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from './context';
-import { Loaders } from '../graphql/loaders';
+import { Loaders } from './loaders';
 import { AppError } from '../errors/app-error';
 
 // Idempotency-Key on creates (docs/invoices-and-payments.md), one mechanism for REST and

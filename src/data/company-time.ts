@@ -1,6 +1,6 @@
 import type { RequestContext } from './context';
 import { Location } from '../modules/location/location.entity';
-import { dateIn } from './values';
+import { dateIn } from '../domain/values';
 
 export const DEFAULT_TIMEZONE = 'America/New_York';
 

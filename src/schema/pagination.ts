@@ -19,7 +19,7 @@ export class ListArgs {
   @InputField('include_deleted', 'boolean')
   includeDeleted?: boolean;
 
-  // The values each list takes are declared on its entity (src/core/sorting.ts).
+  // The values each list takes are declared on its entity (src/schema/sorting.ts).
   @InputField('sort', 'string', {
     nullable: true,
     description: 'A sortable field, `-` in front for descending (e.g. -updated_at); ties by uuid',

@@ -1,8 +1,8 @@
 import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsString, MaxLength, ValidateBy, validate } from 'class-validator';
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { MAX_CENTS, toCents } from './money';
+import { MAX_CENTS, toCents } from '../domain/money';
 import { fieldsOf, FieldMeta } from './fields';
-import { isDateOnly, isEmail, isPlainObject, isTime, isUuid, normalizePhone, parseTimestamp } from './values';
+import { isDateOnly, isEmail, isPlainObject, isTime, isUuid, normalizePhone, parseTimestamp } from '../domain/values';
 
 // One validation for both surfaces: presence and normalisation here, types and formats through the
 // class-validator decorators that InputField puts on every input class.

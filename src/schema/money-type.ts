@@ -1,5 +1,5 @@
 import { Type } from '@mikro-orm/core';
-import { centsToDecimal, toCents } from './money';
+import { centsToDecimal, toCents } from '../domain/money';
 
 /**
  * numeric(12,2) in the database, integer cents in code. Entities keep `<name>Cents` properties of

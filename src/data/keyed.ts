@@ -1,6 +1,6 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Data, leanFind, mapperOf } from './lean-record';
+import { Data, leanFind, mapperOf } from './record';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
 // each is written once per entity and relation from the metadata and run with parameters (the
