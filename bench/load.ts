@@ -20,6 +20,8 @@ export interface LoadJob {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
+  /** At most this many requests per second over all connections (the soak's fixed rate). */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     pipelining: 1,
     timeout: 60,
     ...(job.amount ? { amount: job.amount } : { duration: job.durationSeconds ?? 10 }),
+    ...(job.overallRate ? { overallRate: job.overallRate } : {}),
     requests: [
       {
         // Each request takes the next variant in turn (ids, search terms, keys of companies).

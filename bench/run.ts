@@ -11,7 +11,8 @@ import { FULL, openBenchDatabase, QUICK, seed, Tenant } from './setup';
 import { printReport, Report, Row } from './report';
 import { calendarWeek } from './seed-visits';
 
-// `npm run bench [-- --quick] [-- --duration 8] [-- --connections 10] [-- --json out.json]`
+// `npm run bench [-- --quick] [-- --duration 8] [-- --connections 10] [-- --json out.json]
+//   [-- --only customer_get,customer_create,graphql_company] [-- --cpu-prof <dir>]`
 // Seeds a database, starts the API server, the raw baseline and PostGraphile as processes of their
 // own, drives each scenario with autocannon from another process and prints one table.
 
@@ -20,6 +21,10 @@ interface Options {
   duration: number;
   connections: number;
   json: string | null;
+  /** Only these scenarios (ids, comma-separated); the upload and PDF rows only when named too. */
+  only: Set<string> | null;
+  /** The API server writes a V8 CPU profile into this directory when it stops (`--cpu-prof`). */
+  cpuProf: string | null;
 }
 
 function options(argv: string[]): Options {
@@ -33,6 +38,8 @@ function options(argv: string[]): Options {
     duration: Number(get('duration') ?? (quick ? 1 : 8)),
     connections: Number(get('connections') ?? 10),
     json: get('json') ?? null,
+    only: get('only') ? new Set(get('only')!.split(',').map((x) => x.trim()).filter(Boolean)) : null,
+    cpuProf: get('cpu-prof') ? path.resolve(get('cpu-prof')!) : null,
   };
 }
 
@@ -86,6 +93,11 @@ export const PGL_INVOICES = `query InvoicesPage($limit: Int, $company: UUID!) {
   }
 }`;
 
+/** The smallest GraphQL question: the key's company's name (the per-request floor). */
+export const GQL_COMPANY = JSON.stringify({ query: '{ company { name } }' });
+/** The same asked of PostGraphile, which has no key: the company by its key. */
+const pglCompany = (company: string) => JSON.stringify({ query: 'query Company($company: UUID!) { companyByUuid(uuid: $company) { name } }', variables: { company } });
+
 /** A JPEG (by its bytes) of exactly `size` bytes, wrapped as a multipart form. */
 function uploadBody(dir: string, size: number): { file: string; contentType: string } {
   const boundary = '----fscbench' + Date.now();
@@ -135,7 +147,7 @@ async function main(): Promise<void> {
   };
   try {
     // The server migrates the empty database (MIGRATE on), then the data is seeded under it.
-    const server = await startApiServer(db.serverEnv);
+    const server = await startApiServer(db.serverEnv, 'server', opt.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opt.cpuProf}`] : []);
     procs.push(server);
     log(`server pid ${server.pid} on port ${server.port} (${db.mode})`);
     const { big, small, techs } = await seed(db.url, size, log);
@@ -193,6 +205,8 @@ async function main(): Promise<void> {
       baseline?: boolean;
       /** Only the keys are compared with the baseline (records created anew). */
       compareKeys?: boolean;
+      /** PostGraphile answers the same question right after the server's run (same data, same machine load). */
+      postgraphile?: { id: string; label: string; body: string };
     }
     const week = calendarWeek(size.bigVisits);
     const lastPage = Math.max(1, Math.min(2000, Math.ceil(size.bigCustomers / 50)));
@@ -208,11 +222,24 @@ async function main(): Promise<void> {
       { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }] },
       { id: 'customer_list_sorted_name', label: 'REST customer list, sort=last_name (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=last_name', headers: auth(K) }] },
       { id: 'invoice_list_sorted', label: 'REST invoice list, sort=-invoice_number (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50&sort=-invoice_number', headers: auth(K) }] },
-      { id: 'graphql_invoices', label: 'GraphQL 100 invoices + customer + payments', variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: gqlBody(100) }], baseline: true },
+      {
+        id: 'graphql_invoices',
+        label: 'GraphQL 100 invoices + customer + payments',
+        variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: gqlBody(100) }],
+        baseline: true,
+        postgraphile: { id: 'postgraphile_invoices', label: 'PostGraphile 5: 100 invoices + customer + payments', body: pglBody(100) },
+      },
+      // The per-request floor of GraphQL: one small record (the key's company; PostGraphile by its key).
+      {
+        id: 'graphql_company',
+        label: 'GraphQL { company { name } }',
+        variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: GQL_COMPANY }],
+        postgraphile: { id: 'postgraphile_company', label: 'PostGraphile 5: companyByUuid { name }', body: pglCompany(big.companyUuid) },
+      },
       { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }], baseline: true, compareKeys: true },
       { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })) },
       { id: 'invoice_create_many', label: `REST invoice create, ${small.length} companies`, variants: smallJobs.map(({ t, j }) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(t.key), body: invoiceBody(j) })) },
-    ];
+    ].filter((x) => !opt.only || opt.only.has(x.id));
 
     // The bodies must be the same before their speeds may be compared.
     const sameJson: Record<string, boolean> = {};
@@ -231,6 +258,12 @@ async function main(): Promise<void> {
     const sameRows = JSON.stringify(serverGql.body.data.invoices.items.map((i: any) => [i.uuid, i.payments.length])) ===
       JSON.stringify(pglCheck.body.data.allInvoices.nodes.map((i: any) => [i.uuid, i.paymentsByInvoiceUuid.nodes.length]));
     if (!sameRows) log('PostGraphile returned other invoices or payments than the server');
+    const [ourCompany, theirCompany] = [
+      await fetchJson(S + '/graphql', { method: 'POST', headers: json(K), body: GQL_COMPANY }),
+      await fetchJson(P + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglCompany(big.companyUuid) }),
+    ];
+    const sameCompany = !!ourCompany.body.data?.company?.name && ourCompany.body.data.company.name === theirCompany.body.data?.companyByUuid?.name;
+    if (!sameCompany) throw new Error(`the company's name differs: ${JSON.stringify(ourCompany.body)} vs PostGraphile ${JSON.stringify(theirCompany.body)}`);
 
     // SQL statements of the GraphQL page at two page sizes, counted from a server with DEBUG_SQL=1.
     const counter = await startApiServer({ ...db.serverEnv, MIGRATE: 'false', DEBUG_SQL: '1' }, 'sql-counter');
@@ -264,28 +297,30 @@ async function main(): Promise<void> {
       // A refused request must be explainable: show the server's own log line for the first one.
       if (r.non2xx) log(`  non-2xx answers; first server log line: ${refusedLine(server.output().slice(logged))}`);
       log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${b.rps.toFixed(1)} req/s, p50 ${b.p50} ms` : ''));
-      if (s.id === 'graphql_invoices') {
-        // PostGraphile right after the server's page: the same invoices and payments (the
-        // creates below add invoices without payments to the top of the page) and the same load.
-        log('PostGraphile 5, the same GraphQL page…');
-        const pglResult = await run(P, [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: pglBody(100) }], pgl.pid);
-        rows.push({ id: 'postgraphile_invoices', label: 'PostGraphile 5: 100 invoices + customer + payments', result: pglResult, baseline: null, sameJson: null });
+      if (s.postgraphile) {
+        // PostGraphile right after the server: for the page, the same invoices and payments (the
+        // creates below add invoices without payments to the top of the page), and the same load.
+        log(`${s.postgraphile.label}…`);
+        const pglResult = await run(P, [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: s.postgraphile.body }], pgl.pid);
+        rows.push({ id: s.postgraphile.id, label: s.postgraphile.label, result: pglResult, baseline: null, sameJson: null });
         log(`  ${pglResult.rps.toFixed(1)} req/s, p50 ${pglResult.p50} ms, p99 ${pglResult.p99} ms`);
       }
     }
 
     // A 15 MiB photo, one request at a time: the RSS rise over the RSS before the uploads.
-    log('photo upload 15 MiB…');
-    const upload = uploadBody(db.dataDir, 15 * 1024 * 1024);
-    await new Promise((r) => setTimeout(r, 1000));
-    const idle = rssOf(server.pid);
-    const up = await run(S, [{ method: 'POST', path: `/api/v1/jobs/${photoJob.uuid}/photos`, headers: { ...auth(K), 'content-type': upload.contentType }, bodyFile: upload.file }], server.pid, {
-      connections: 1,
-      amount: opt.quick ? 2 : 6,
-      durationSeconds: undefined,
-    });
-    rows.push({ id: 'photo_upload', label: 'REST photo upload, 15 MiB file', result: up, baseline: null, sameJson: null, rssRise: (up.rssMax ?? idle) - idle });
-    rows.push(...(await pdfRows({ base: S, key: K, job: photoJob, quick: opt.quick, rss: () => rssOf(server.pid), run: (v, extra) => run(S, v, server.pid, extra), log })));
+    if (!opt.only || opt.only.has('photo_upload')) {
+      log('photo upload 15 MiB…');
+      const upload = uploadBody(db.dataDir, 15 * 1024 * 1024);
+      await new Promise((r) => setTimeout(r, 1000));
+      const idle = rssOf(server.pid);
+      const up = await run(S, [{ method: 'POST', path: `/api/v1/jobs/${photoJob.uuid}/photos`, headers: { ...auth(K), 'content-type': upload.contentType }, bodyFile: upload.file }], server.pid, {
+        connections: 1,
+        amount: opt.quick ? 2 : 6,
+        durationSeconds: undefined,
+      });
+      rows.push({ id: 'photo_upload', label: 'REST photo upload, 15 MiB file', result: up, baseline: null, sameJson: null, rssRise: (up.rssMax ?? idle) - idle });
+    }
+    if (!opt.only || opt.only.has('invoice_pdf')) rows.push(...(await pdfRows({ base: S, key: K, job: photoJob, quick: opt.quick, rss: () => rssOf(server.pid), run: (v, extra) => run(S, v, server.pid, extra), log })));
 
     const report: Report = {
       mode: db.mode,

@@ -26,12 +26,12 @@ export function buildServer(): void {
 }
 
 /** The project's server exactly as `npm start` runs it (the build in dist/, its Node, its heap setting), on a free port. */
-export function startApiServer(env: Record<string, string>, name = 'server'): Promise<Proc> {
+export function startApiServer(env: Record<string, string>, name = 'server', nodeArgs: string[] = []): Promise<Proc> {
   buildServer();
   return startProcess(
     name,
     SERVER_NODE,
-    [path.join(ROOT, 'dist/src/main.js')],
+    [...nodeArgs, path.join(ROOT, 'dist/src/main.js')],
     { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'true', SEED_DEMO: 'false', NODE_OPTIONS: START_NODE_OPTIONS, ...env },
     LISTENING,
   );

@@ -15,6 +15,7 @@ import { Migration20261125000014_visit_events } from './Migration20261125000014_
 import { Migration20261125000015_webhooks } from './Migration20261125000015_webhooks';
 import { Migration20261125000016_kept_counts } from './Migration20261125000016_kept_counts';
 import { Migration20261125000017_feed_page } from './Migration20261125000017_feed_page';
+import { Migration20261125000020_access_notify } from './Migration20261125000020_access_notify';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261125000015_webhooks', class: Migration20261125000015_webhooks },
   { name: 'Migration20261125000016_kept_counts', class: Migration20261125000016_kept_counts },
   { name: 'Migration20261125000017_feed_page', class: Migration20261125000017_feed_page },
+  { name: 'Migration20261125000020_access_notify', class: Migration20261125000020_access_notify },
 ];

@@ -12,6 +12,7 @@ import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
 import { compression } from './ops/compression';
 import { enforceAccess } from './auth/access';
+import { KeyCache } from './auth/key-cache';
 import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
 import { toHttpError } from './errors/to-http-error';
@@ -40,6 +41,8 @@ export interface AppDeps {
 export interface App {
   app: Express;
   apollo: ApolloServer<RequestContext>;
+  /** The API key cache (null with API_KEY_CACHE=false). */
+  keys: KeyCache | null;
   close(): Promise<void>;
 }
 
@@ -100,9 +103,12 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   // The customer page of share links (no key: the token is the credential); its own CSP.
   app.use(PAGE_PATH, sharePageRouter(orm));
 
+  // Keys kept in the process while it listens for their changes (src/auth/key-cache.ts).
+  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!) : null;
+  await keys?.start();
   const auth: RequestHandler = async (req, res, next) => {
     try {
-      req.ctx = await authenticate(orm, req, req.requestId);
+      req.ctx = await authenticate(orm, req, req.requestId, keys);
       // Anything that may write gets the managed company, user and key first (see authenticate);
       // GraphQL mutations get them from the operation's plugin (src/graphql/server.ts).
       if (req.baseUrl === '/api/v1' && req.method !== 'GET' && req.method !== 'HEAD') ensureManaged(req.ctx);
@@ -129,7 +135,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);
 
-  return { app, apollo, close: () => apollo.stop() };
+  return { app, apollo, keys, close: async () => void (await Promise.all([apollo.stop(), keys?.stop()])) };
 }
 
 function cors(origins: string[]): RequestHandler {

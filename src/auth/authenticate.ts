@@ -12,6 +12,7 @@ import { ApiKey } from '../modules/api-key/api-key.entity';
 import { Company } from '../modules/company/company.entity';
 import { User } from '../modules/user/user.entity';
 import { hashApiKey, KEY_PATTERN } from './api-key';
+import type { KeyCache } from './key-cache';
 import { actAs, requestActor } from '../modules/event/event.actor';
 
 /**
@@ -22,17 +23,21 @@ import { actAs, requestActor } from '../modules/event/event.actor';
  * write (REST methods other than GET and HEAD, GraphQL mutations), so that they always belong to
  * the request's EntityManager and never to a transaction's fork.
  */
-export async function authenticate(orm: Orm, req: Request, requestId: string): Promise<RequestContext> {
+export async function authenticate(orm: Orm, req: Request, requestId: string, keys: KeyCache | null = null): Promise<RequestContext> {
   const header = req.headers.authorization;
   if (!header) throw new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !KEY_PATTERN.test(m[1])) throw new AppError('UNAUTHORIZED', 'Malformed API key');
   // useContext: inside ctx.em.transactional(...), ctx.em itself resolves to the transaction's fork.
   const em = orm.em.fork({ clear: true, useContext: true });
-  // Revocation takes effect at once: the key is looked up on every request.
+  // Revocation takes effect at once: the key is looked up on every request, or kept by the key
+  // cache, which every change of a key, company or user empties in every process (src/auth/key-cache.ts).
   const q = keyQuery(em.getMetadata());
-  const [row] = await runStatement<Record<string, unknown>[]>(em, q.sql, [hashApiKey(m[1])]);
-  if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
+  const hash = hashApiKey(m[1]);
+  const load = async () => (await runStatement<Record<string, unknown>[]>(em, q.sql, [hash]))[0];
+  const found = keys ? await keys.find(hash, load) : await load();
+  if (!found) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
+  const row = ownCopy(found);
   const key = leanRecord(em, ApiKey, row) as ApiKey;
   let managed: ApiKey | undefined;
   // The statement of `em.findOne(ApiKey, { keyHash, revokedAt: null }, { populate: ['company', 'user'], filters: false })`,
@@ -48,7 +53,8 @@ export async function authenticate(orm: Orm, req: Request, requestId: string): P
   };
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
   actAs(em, requestActor({ key, requestId }));
-  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em, { companyId: key.company.uuid }), manage);
+  const companySnapshot = () => leanRecord(em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
+  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em, { companyId: key.company.uuid }), manage, companySnapshot);
 }
 
 /**
@@ -66,7 +72,13 @@ class KeyContext {
     readonly em: EntityManager,
     readonly loaders: Loaders,
     private readonly manage: () => ApiKey,
+    private readonly companySnapshot: () => Company,
   ) {}
+
+  /** The company as the key's row has it, read-only (see readCompany). */
+  companyRecord(): Company {
+    return this.companySnapshot();
+  }
 
   get apiKey(): ApiKey {
     return this.managed();
@@ -86,6 +98,29 @@ class KeyContext {
     Object.defineProperties(this, { apiKey: own(key), company: own(key.company), user: own(key.user) });
     return key;
   }
+}
+
+/**
+ * A request's own copy of a key row (the cache hands the same row to every request): arrays
+ * (add-ons, allow-lists) and dates copied, so that a change to a managed entity never reaches the row.
+ */
+function ownCopy(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in row) {
+    const v = row[k];
+    out[k] = Array.isArray(v) ? v.slice() : v instanceof Date ? new Date(v.getTime()) : v !== null && typeof v === 'object' ? structuredClone(v) : v;
+  }
+  return out;
+}
+
+/**
+ * The key's company for a response only (the `company` query, GET /companies/me): a read-only
+ * instance made from the key's row (src/data/record.ts), without making the three managed
+ * entities (em.map, most of the CPU of `{ company { name } }`). Changes go through ctx.company.
+ * A context of another kind (contextFor, a transaction's copy) gives ctx.company.
+ */
+export function readCompany(ctx: RequestContext): Company {
+  return ctx instanceof KeyContext && !Object.prototype.hasOwnProperty.call(ctx, 'company') ? ctx.companyRecord() : ctx.company;
 }
 
 /** Makes the context's company, user and key managed entities now (see authenticate). */

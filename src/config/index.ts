@@ -39,6 +39,8 @@ export interface Config {
   graphqlDirectCalls: boolean;
   /** Hot statements run as named prepared statements (src/data/prepared.ts); false for a pooler that cannot keep them. */
   dbPreparedStatements: boolean;
+  /** API keys kept in the process, emptied through LISTEN/NOTIFY (src/auth/key-cache.ts); false: looked up on every request. */
+  apiKeyCache: boolean;
   /** Bearer token for /metrics; null serves it to loopback clients only. */
   metricsToken: string | null;
   /** Log every SQL statement (MikroORM debug output). */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlJit: bool('GRAPHQL_JIT', env.GRAPHQL_JIT, true),
     graphqlDirectCalls: bool('GRAPHQL_DIRECT_CALLS', env.GRAPHQL_DIRECT_CALLS, true),
     dbPreparedStatements: bool('DB_PREPARED_STATEMENTS', env.DB_PREPARED_STATEMENTS, true),
+    apiKeyCache: bool('API_KEY_CACHE', env.API_KEY_CACHE, true),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
     eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),

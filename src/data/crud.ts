@@ -7,6 +7,7 @@ import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
 import { isUuid } from '../domain/values';
 import { leanColumn, leanList, Related } from './list';
 import { keptCountOf } from './kept-counts';
+import { leanByKeys } from './keyed';
 import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
@@ -20,6 +21,19 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
   const found = await ctx.em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId, deletedAt: null } as any);
   if (!found) throw AppError.notFound(label);
   return found as T;
+}
+
+/**
+ * findActive for a response only: the record as a lean read-only instance (src/data/record.ts),
+ * read by one statement written once per entity (leanByKeys), without the EntityManager's identity
+ * map, change tracking or query building. The same record, or the same NOT_FOUND
+ * (test/data/read-active.test.ts); load with findActive to change it.
+ */
+export async function readActive<T extends Scoped>(ctx: RequestContext, entity: new (...args: any[]) => T, uuid: string, label: string): Promise<T> {
+  if (!isUuid(uuid)) throw AppError.notFound(label);
+  const [found] = await leanByKeys(ctx.em, ctx, entity, 'uuid', [uuid.toLowerCase()], true);
+  if (!found) throw AppError.notFound(label);
+  return found;
 }
 
 /**

@@ -77,7 +77,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/users/:id', summary: 'Get a user', output: User, call: (ctx, a) => userService.get(ctx, a.params.id) },
 
   { method: 'GET', path: '/customers', summary: 'List customers', plural: 'customers', query: CustomerListArgs, output: Customer, call: (ctx, a) => customerService.list(ctx, a.query) },
-  { method: 'GET', path: '/customers/:uuid', summary: 'Get a customer', output: Customer, call: (ctx, a) => customerService.get(ctx, a.params.uuid) },
+  { method: 'GET', path: '/customers/:uuid', summary: 'Get a customer', output: Customer, call: (ctx, a) => customerService.read(ctx, a.params.uuid) },
   { method: 'POST', path: '/customers', summary: 'Create a customer', body: CustomerCreateInput, output: Customer, creates: true, call: (ctx, a) => customerService.create(ctx, a.body) },
   { method: 'PUT', path: '/customers/:uuid', summary: 'Update a customer', body: CustomerUpdateInput, output: Customer, call: (ctx, a) => customerService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/customers/:uuid', summary: 'Delete a customer', output: DeleteResult, call: (ctx, a) => customerService.remove(ctx, a.params.uuid) },

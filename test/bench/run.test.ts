@@ -25,6 +25,8 @@ const SCENARIOS = [
   'REST invoice create, one company',
   'REST invoice create, 3 companies',
   'PostGraphile 5: 100 invoices + customer + payments',
+  'GraphQL { company { name } }',
+  'PostGraphile 5: companyByUuid { name }',
   'REST photo upload, 15 MiB file',
   'REST invoice PDF, 20 lines',
   'REST invoice PDF, 500 lines, one at a time',
@@ -32,7 +34,10 @@ const SCENARIOS = [
 
 const TARGETS = [
   'REST list vs raw baseline',
+  'REST get one record vs raw baseline',
+  'REST create vs raw baseline',
   'GraphQL invoices page vs PostGraphile 5',
+  'GraphQL { company { name } } vs PostGraphile 5',
   'SQL statements per GraphQL page',
   'search vs plain page',
   'deep page vs page 1',

@@ -1,8 +1,9 @@
 import { createTenant, gql, rest, useTestApp } from '../helpers/app';
 
 // DB_PREPARED_STATEMENTS=false (for a pooler that does not keep prepared statements): the same
-// answers, every statement through MikroORM's execute (src/data/prepared.ts).
-const t = useTestApp({ DB_PREPARED_STATEMENTS: 'false' });
+// answers, every statement through MikroORM's execute (src/data/prepared.ts). Such a pooler cannot
+// LISTEN either: API_KEY_CACHE=false, as docs/access-and-operations.md says, so every request looks its key up.
+const t = useTestApp({ DB_PREPARED_STATEMENTS: 'false', API_KEY_CACHE: 'false' });
 
 describe('DB_PREPARED_STATEMENTS=false', () => {
   it('answers lists and the key lookup through MikroORM, with the same results', async () => {

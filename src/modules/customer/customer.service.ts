@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../data/context';
-import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, restoreRecord, softDelete } from '../../data/crud';
+import { applyInput, containsPattern, findActive, ListInclude, listPage, readActive, RefSpec, restoreRecord, softDelete } from '../../data/crud';
 import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
@@ -32,6 +32,11 @@ export const customerService = {
 
   get(ctx: RequestContext, uuid: string) {
     return findActive(ctx, Customer, uuid, 'Customer');
+  },
+
+  /** The customer for a response only (GET): a read-only instance (readActive). */
+  read(ctx: RequestContext, uuid: string) {
+    return readActive(ctx, Customer, uuid, 'Customer');
   },
 
   async create(ctx: RequestContext, input: CustomerCreateInput) {

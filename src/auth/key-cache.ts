@@ -1,0 +1,178 @@
+import { Client } from 'pg';
+import { logger } from '../logger';
+
+/** Channel of the triggers of migration 0020: any change of api_keys, companies or users. */
+export const ACCESS_CHANNEL = 'fsc_access';
+/** The tables the key lookup reads, whose changes notify ACCESS_CHANNEL (the same list as migration 0020's). */
+export const ACCESS_TABLES = ['api_keys', 'companies', 'users'];
+
+export interface KeyCacheOptions {
+  /** Wait before opening a new listening connection after one was lost. */
+  reconnectMs?: number;
+  /** A fence not answered after this long counts as a lost connection. */
+  fenceTimeoutMs?: number;
+  maxEntries?: number;
+  /** application_name of the listening connection (pg_stat_activity). */
+  applicationName?: string;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The key lookup's rows (key, company, user) kept in the process (docs/access-and-operations.md,
+ * "API key cache"). Every change of api_keys, companies or users, by any process or by hand in
+ * SQL, notifies ACCESS_CHANNEL at commit (statement triggers, migration 0020); each server LISTENs
+ * on a connection of its own and drops every entry on a notification.
+ *
+ * The next request after a change sees it in every process: a kept row is used only after a fence,
+ * a `select pg_backend_pid()` on the listening connection sent after the request arrived.
+ * PostgreSQL signals listening sessions when the change commits and a session sends the
+ * notifications it has been signalled before it answers its next query, so by the fence's answer
+ * every change committed before the request has emptied the cache. Requests that arrive while a
+ * fence is on its way share the next one: one small statement on one connection, without the
+ * pool, for any number of concurrent requests, instead of the key lookup for each.
+ *
+ * Trusted only while listening: before LISTEN has succeeded, after the connection errs, ends, or
+ * leaves a fence unanswered, and when a fence is answered by another session than the listening one
+ * (a pooler), keys are looked up as without a cache, and nothing is stored until the connection is
+ * new. A row read before a notification that arrives before the row is stored is not stored (the
+ * generation counter), so a lookup that raced a change never keeps the old row. Keys not found are
+ * never kept.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, Row>();
+  /** Bumped by every invalidation and every change of the listening state. */
+  private generation = 0;
+  private client: Client | null = null;
+  /** Backend of the listening session; null while not listening. */
+  private listenPid: number | null = null;
+  private stopped = false;
+  private reconnect: NodeJS.Timeout | null = null;
+  /** The fence not sent yet, which arriving requests join; the one on its way. */
+  private nextFence: Promise<boolean> | null = null;
+  private fenceOnWay: Promise<unknown> = Promise.resolve();
+  private readonly o: Required<KeyCacheOptions>;
+
+  constructor(
+    private readonly url: string,
+    options: KeyCacheOptions = {},
+  ) {
+    this.o = { reconnectMs: 1_000, fenceTimeoutMs: 2_000, maxEntries: 10_000, applicationName: 'fsc-key-cache', ...options };
+  }
+
+  /** How many times the cache was emptied (notifications, and changes of the listening state). */
+  get invalidations(): number {
+    return this.generation;
+  }
+
+  /** The listening session's backend pid (pg_stat_activity), null while not listening. */
+  get listenerPid(): number | null {
+    return this.listenPid;
+  }
+
+  /** Whether kept rows may be used (the listening connection is up). */
+  get active(): boolean {
+    return this.listenPid !== null;
+  }
+
+  /** Opens the listening connection; resolves once it listens or failed (then it retries in the background). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  /** The key's row: kept, after a fence, while listening; else from `load` (kept if nothing changed meanwhile). */
+  async find(hash: string, load: () => Promise<Row | undefined>): Promise<Row | undefined> {
+    const hit = this.active ? this.entries.get(hash) : undefined;
+    if (hit) {
+      const seen = this.generation;
+      if ((await this.fence()) && seen === this.generation) return hit;
+    }
+    const generation = this.generation;
+    const row = await load();
+    if (row && this.active && generation === this.generation) {
+      if (this.entries.size >= this.o.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(hash, row);
+    }
+    return row;
+  }
+
+  /** Drops every entry (a notification; or the listening state changed). */
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnect) clearTimeout(this.reconnect);
+    const client = this.client;
+    this.client = null;
+    this.listenPid = null;
+    this.invalidate();
+    await client?.end().catch(() => undefined);
+  }
+
+  /** True once the listening session has answered a statement sent after this call. */
+  private fence(): Promise<boolean> {
+    if (this.nextFence) return this.nextFence;
+    const client = this.client;
+    const pid = this.listenPid;
+    const fence: Promise<boolean> = this.fenceOnWay.then(async () => {
+      // Sent now: requests arriving from here on wait for the next fence.
+      if (this.nextFence === fence) this.nextFence = null;
+      if (!client || this.client !== client) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.o.fenceTimeoutMs)));
+      try {
+        const answer = await Promise.race([client.query<{ pid: number }>('select pg_backend_pid() as pid'), timeout]);
+        if (answer === 'timeout' || answer.rows[0]?.pid !== pid) {
+          this.lost(client, answer === 'timeout' ? 'fence unanswered' : 'fence answered by another session (a pooler?)');
+          return false;
+        }
+        return this.client === client && this.listenPid === pid;
+      } catch (err) {
+        this.lost(client, 'fence failed', err);
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    this.nextFence = fence;
+    this.fenceOnWay = fence;
+    return fence;
+  }
+
+  private lost(client: Client, reason: string, err?: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.listenPid = null;
+    this.invalidate();
+    void client.end().catch(() => undefined);
+    if (this.stopped) return;
+    logger.warn({ err, reason }, 'API key cache: listening connection lost; keys are looked up on every request until it is back');
+    this.reconnect = setTimeout(() => void this.connect(), this.o.reconnectMs);
+    this.reconnect.unref();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.url, keepAlive: true, application_name: this.o.applicationName, connectionTimeoutMillis: 5_000 });
+    this.client = client;
+    client.on('error', (err) => this.lost(client, 'error', err));
+    client.on('end', () => this.lost(client, 'end'));
+    client.on('notification', () => {
+      if (this.client === client) this.invalidate();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${ACCESS_CHANNEL}`);
+      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+      if (this.client !== client) return;
+      // Whatever was kept before is of a time nothing was heard: start empty.
+      this.invalidate();
+      this.listenPid = rows[0].pid;
+    } catch (err) {
+      this.lost(client, 'connect', err);
+    }
+  }
+}
