@@ -1,9 +1,9 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Data, leanFind, mapperOf } from './record';
-import { q, selectOf } from './columns';
+import { columnOf, q, selectOf } from './columns';
 import { autoFlush, identityMapDisabled } from './orm-adapter';
-import { isLive, TenantScope } from './tenant';
+import type { TenantScope } from './tenant';
 import { LIVE_FILTER } from './base.entity';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
@@ -34,7 +34,7 @@ export function keyedStatement(em: EntityManager, entityName: string, keyProp: s
   const keyType = key?.columnTypes?.[0];
   if (select && key && key.fieldNames?.length === 1 && company?.fieldNames?.length === 1 && /^(uuid|text|int|integer|bigint)$/.test(keyType ?? '')) {
     let sql = `${select} where e.${q(company.fieldNames[0])} = ? and e.${q(key.fieldNames[0])} = any(?::${keyType}[])`;
-    if (live) sql += ` and ${isLive('e')} order by e."created_at" desc, e."uuid" desc`;
+    if (live) sql += ` and e.${columnOf(meta, 'deletedAt')} is null order by e.${columnOf(meta, 'createdAt')} desc, e.${columnOf(meta, meta.primaryKeys[0])} desc`;
     st = { sql, keyType };
   }
   keyedStatements.set(cacheKey, st);
