@@ -51,7 +51,8 @@ export function configurePdfFonts(pdfFont: string | null): void {
   fontName = 'Roboto';
   if (pdfFont) {
     const file = `custom${path.extname(pdfFont).toLowerCase()}`;
-    Object.assign(fonts, family('Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => fs.readFileSync(pdfFont)));
+    const bytes = fs.readFileSync(pdfFont);
+    Object.assign(fonts, family('Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => bytes));
     fontName = 'Custom';
   }
   pdfmake.setFonts(fonts);
