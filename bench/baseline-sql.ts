@@ -42,9 +42,7 @@ export function listSql(table: string, where: string, row: string, n: number, de
   // An unfiltered list reads the company's kept count (migration 0016).
   const kept = COUNTED.has(table) && where === LIVE;
   const total = kept
-    ? `select (select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = '${table}'), 0)` +
-      ` + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = '${table}'), 0))::bigint` +
-      ` from (select $1::uuid as company) as k) as "total", `
+    ? `select (select coalesce(sum(kc.live), 0)::bigint from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "total", `
     : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +

@@ -7,23 +7,26 @@ import { Migration20261121000009_document_counts } from './Migration202611210000
 // cost ~5–7 ms, ten times that at a million). Each (company, table) keeps two numbers: its live
 // rows (the default list) and all its rows (`include_deleted`).
 //
-// The mechanism of 0009, unchanged in its parts: each statement that inserts, deletes or updates
-// rows (soft delete, restore, a change of company) notes its change per company in
-// kept_counts_pending, over its transition tables, in the same transaction; at commit a deferred
-// trigger moves the transaction's notes into kept_counts, as the last thing the transaction does,
-// locking the count rows in one order (company, table): no deadlock with the transaction's other locks.
+// Each (company, table) count is split into slots, rows `(company_uuid, table_name, slot)`; the
+// count is the sum of its slots. Every statement that inserts, deletes or updates rows (soft
+// delete, restore, a change of company) adds its change per company, over its transition tables,
+// to one slot, in the same transaction: a slot that no other transaction holds (FOR UPDATE SKIP
+// LOCKED), or, when every slot of the count is held, a new slot (a number from a sequence, which no
+// other transaction can be inserting). So a change never waits for another transaction's count:
+// concurrent creates in a company are not serialised, and a count row can take part in no
+// deadlock (a transaction never waits on one). A count has as many slots as the most
+// transactions that ever changed it at the same time. The slot stays held until the transaction
+// ends; a list reads the counts in the same statement (snapshot) as its rows, its own
+// transaction's changes included.
 //
-// New: a count is split into up to 16 slots, and a commit adds its change to one slot picked at
-// random; the count is the sum of the slots. A customer's creation holds no other lock of its
-// company (a numbered document's holds its numbering row anyway), so one count row per company
-// would have made concurrent creates in a company wait for each other's commit; with 16 slots,
-// two commits wait only when they pick the same slot, and then only for the other's commit.
+// This replaces 0009's notes moved at commit (document_counts_pending): those made no statement
+// wait, but a creation's commit waited for any other commit of the same count; and the note, its
+// deletion at commit and the upsert cost a customer create ~20–25% (docs/benchmark.md, "Growth").
 //
 // The list of tables must stay identical to KEPT_TABLES in src/data/kept-counts.ts (a test
 // compares them with the triggers in the database).
 const KEPT_COUNT_TABLES = ['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates'];
 const OLD_TABLES = ['jobs', 'estimates', 'invoices', 'payments'];
-const KEPT_COUNT_SLOTS = 16;
 
 export class Migration20261125000016_kept_counts extends Migration {
   async up(): Promise<void> {
@@ -37,50 +40,39 @@ export class Migration20261125000016_kept_counts extends Migration {
     this.addSql(`create table kept_counts (
       company_uuid uuid not null,
       table_name text not null,
-      slot smallint not null check (slot >= 0 and slot < ${KEPT_COUNT_SLOTS}),
+      slot bigint not null,
       live bigint not null,
       all_rows bigint not null,
       primary key (company_uuid, table_name, slot)
     )`);
-    this.addSql(`create table kept_counts_pending (
-      company_uuid uuid not null,
-      table_name text not null,
-      live bigint not null,
-      all_rows bigint not null,
-      txid bigint not null default txid_current()
-    )`);
-    this.addSql(`create index kept_counts_pending_txid_idx on kept_counts_pending (txid)`);
-    // At commit (or SET CONSTRAINTS … IMMEDIATE), the first of the transaction's notes moves them
-    // all, in order, each (company, table) into one slot picked at random; the others find nothing left.
-    this.addSql(`create function kept_counts_commit() returns trigger language plpgsql as $$
-      begin
-        with moved as (delete from kept_counts_pending where txid = txid_current() returning company_uuid, table_name, live, all_rows)
-        insert into kept_counts as kc (company_uuid, table_name, slot, live, all_rows)
-        select company_uuid, table_name, floor(random() * ${KEPT_COUNT_SLOTS})::smallint, sum(live), sum(all_rows) from moved
-        group by company_uuid, table_name having sum(live) <> 0 or sum(all_rows) <> 0
-        order by company_uuid, table_name
-        on conflict (company_uuid, table_name, slot) do update set live = kc.live + excluded.live, all_rows = kc.all_rows + excluded.all_rows;
-        return null;
-      end $$`);
-    this.addSql(`create constraint trigger kept_counts_pending_commit after insert on kept_counts_pending
-      deferrable initially deferred for each row execute function kept_counts_commit()`);
-    // Per row of a statement: live (0 or 1) and all (1), plus for rows added, minus for rows removed.
+    this.addSql(`create sequence kept_counts_slot_seq`);
+    // Per company: the statement's change, live (0 or 1 per row) and all (1), plus for rows added,
+    // minus for rows removed; added to a free slot, else to a new one.
     const apply = (deltas: string) => `
-      insert into kept_counts_pending (company_uuid, table_name, live, all_rows)
-      select company_uuid, TG_TABLE_NAME, sum(l), sum(a) from (${deltas}) as x
-      group by company_uuid having sum(l) <> 0 or sum(a) <> 0`;
+      declare r record; taken bigint;
+      begin
+        for r in select company_uuid, sum(l) as l, sum(a) as a from (${deltas}) as x
+                 group by company_uuid having sum(l) <> 0 or sum(a) <> 0 order by company_uuid loop
+          select kc.slot into taken from kept_counts as kc where kc.company_uuid = r.company_uuid and kc.table_name = TG_TABLE_NAME
+            limit 1 for update skip locked;
+          if found then
+            update kept_counts set live = live + r.l, all_rows = all_rows + r.a
+              where company_uuid = r.company_uuid and table_name = TG_TABLE_NAME and slot = taken;
+          else
+            insert into kept_counts (company_uuid, table_name, slot, live, all_rows)
+              values (r.company_uuid, TG_TABLE_NAME, nextval('kept_counts_slot_seq'), r.l, r.a);
+          end if;
+        end loop;
+        return null;
+      end`;
     const added = (rows: string) => `select company_uuid, (deleted_at is null)::int as l, 1 as a from ${rows}`;
     const removed = (rows: string) => `select company_uuid, -(deleted_at is null)::int as l, -1 as a from ${rows}`;
-    this.addSql(`create function kept_counts_inserted() returns trigger language plpgsql as $$
-      begin ${apply(added('new_rows'))}; return null; end $$`);
-    this.addSql(`create function kept_counts_deleted() returns trigger language plpgsql as $$
-      begin ${apply(removed('old_rows'))}; return null; end $$`);
-    this.addSql(`create function kept_counts_updated() returns trigger language plpgsql as $$
-      begin ${apply(`${added('new_rows')} union all ${removed('old_rows')}`)}; return null; end $$`);
+    this.addSql(`create function kept_counts_inserted() returns trigger language plpgsql as $$ ${apply(added('new_rows'))} $$`);
+    this.addSql(`create function kept_counts_deleted() returns trigger language plpgsql as $$ ${apply(removed('old_rows'))} $$`);
+    this.addSql(`create function kept_counts_updated() returns trigger language plpgsql as $$ ${apply(`${added('new_rows')} union all ${removed('old_rows')}`)} $$`);
     this.addSql(`create function kept_counts_truncated() returns trigger language plpgsql as $$
       begin
         delete from kept_counts where table_name = TG_TABLE_NAME;
-        delete from kept_counts_pending where table_name = TG_TABLE_NAME;
         return null;
       end $$`);
     for (const t of KEPT_COUNT_TABLES) {
@@ -103,9 +95,8 @@ export class Migration20261125000016_kept_counts extends Migration {
       for (const e of ['insert', 'update', 'delete', 'truncate']) this.addSql(`drop trigger if exists ${t}_count_${e} on ${t}`);
     }
     for (const f of ['inserted', 'deleted', 'updated', 'truncated']) this.addSql(`drop function if exists kept_counts_${f}()`);
-    this.addSql(`drop table if exists kept_counts_pending`);
-    this.addSql(`drop function if exists kept_counts_commit()`);
     this.addSql(`drop table if exists kept_counts`);
+    this.addSql(`drop sequence if exists kept_counts_slot_seq`);
     // Migration 0009 as it was applied: its tables, functions and triggers, counting the rows there.
     const before = new Migration20261121000009_document_counts(this.driver, this.config);
     await before.up();

@@ -1,8 +1,9 @@
 // Kept counts (migration 0016, which says how they are kept; docs/benchmark.md): for each company
 // and each table here, triggers keep the number of its live rows and of all its rows, split into
-// slots, so that a list without filters reads its total from a few rows instead of counting the
-// company's rows. KEPT_TABLES must stay identical to the migration's list
-// (test/data/kept-counts.test.ts compares it with the triggers in the database).
+// slots that concurrent transactions change without waiting for each other, so that a list
+// without filters reads its total from a few rows instead of counting the company's rows.
+// KEPT_TABLES must stay identical to the migration's list (test/data/kept-counts.test.ts compares
+// it with the triggers in the database).
 export const KEPT_TABLES: ReadonlySet<string> = new Set(['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates']);
 
 /**
@@ -15,19 +16,13 @@ const COLUMN: Record<KeptCount, string> = { live: 'live', all: 'all_rows' };
 
 /**
  * The SQL of the kept count of `table` (unqualified) for the company the one `?` gives: the sum of
- * its slots as of the last commit, plus the changes this transaction has made and not committed
- * yet (its notes in kept_counts_pending; a transaction with no transaction id has none, found at
- * once). Null for a table whose count is not kept.
+ * its slots, as this statement's snapshot sees them (this transaction's own changes included).
+ * Null for a table whose count is not kept.
  */
 export function keptCountSql(table: string, which: KeptCount): string | null {
   if (!KEPT_TABLES.has(table)) return null;
   const name = `'${table.replace(/'/g, "''")}'`;
-  const col = COLUMN[which];
-  return (
-    `(select (coalesce((select sum(kc.${col}) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = ${name}), 0)` +
-    ` + coalesce((select sum(p.${col}) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = ${name}), 0))::bigint` +
-    ` from (select ?::uuid as company) as k)`
-  );
+  return `(select coalesce(sum(kc.${COLUMN[which]}), 0)::bigint from kept_counts as kc where kc.company_uuid = ?::uuid and kc.table_name = ${name})`;
 }
 
 /**

@@ -3,9 +3,9 @@
 
 -- list: a page of the live rows, newest first, and their total
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -17,9 +17,9 @@ select (
 
 -- list with include_deleted: all the rows, and their total
 select (
-  select (coalesce((select sum(kc.all_rows) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.all_rows) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.all_rows), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -45,9 +45,9 @@ select (
 
 -- list, a page from row 1000 on (keys first)
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "invoices" as e
@@ -60,9 +60,9 @@ select (
 
 -- list with its customer
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."company_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."customer_type")::text, "r0"."is_vip", ("r0"."physical_address1")::text, ("r0"."physical_address2")::text, ("r0"."physical_city")::text, ("r0"."physical_state")::text, ("r0"."physical_zip")::text, ("r0"."billing_address1")::text, ("r0"."billing_address2")::text, ("r0"."billing_city")::text, ("r0"."billing_state")::text, ("r0"."billing_zip")::text, ("r0"."primary_service_location_uuid")::text, ("r0"."notes")::text, "r0"."internal_flags", ("r0"."on_my_way_notify_via")::text) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -74,9 +74,9 @@ select (
 
 -- list with its job
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -88,9 +88,9 @@ select (
 
 -- list with its estimate
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."estimate_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."template_uuid")::text, ("r0"."location_uuid")::text, ("r0"."created_by_user_id")::text, ("r0"."status")::text, ("r0"."template_name")::text, ("r0"."pricing_type")::text, ("r0"."selected_tier")::text, ("r0"."base_amount")::text, ("r0"."addons_amount")::text, ("r0"."tax_amount")::text, ("r0"."total_amount")::text, ("r0"."quantity")::text, "r0"."selected_addons", "r0"."adjustments", "r0"."pricing_snapshot", ("r0"."service_description")::text, ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, ("r0"."response_notes")::text, "r0"."expires_at", "r0"."acceptance", "r0"."responded_at") from "estimates" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."estimate_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -102,9 +102,9 @@ select (
 
 -- list with its location
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."name")::text, ("r0"."location_code")::text, ("r0"."address1")::text, ("r0"."address2")::text, ("r0"."city")::text, ("r0"."state")::text, ("r0"."zip")::text, ("r0"."phone")::text, ("r0"."timezone")::text, "r0"."business_hours", "r0"."default_tax_rules", "r0"."service_types_offered", ("r0"."default_pricing_set_uuid")::text, "r0"."is_primary", "r0"."is_active") from "locations" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."location_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -116,9 +116,9 @@ select (
 
 -- list with its payments by invoice
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'invoices'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'invoices'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."payment_number")::text, ("r0"."invoice_uuid")::text, ("r0"."customer_uuid")::text, ("r0"."payment_type")::text, ("r0"."payment_method")::text, ("r0"."amount")::text, ("r0"."processing_fee")::text, ("r0"."payment_date")::text, ("r0"."transaction_id")::text, ("r0"."reference_number")::text, ("r0"."authorization_code")::text, "r0"."payment_details", ("r0"."notes")::text, ("r0"."status")::text, "r0"."processed_at", ("r0"."created_by_user_id")::text) order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "payments" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."invoice_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -144,7 +144,7 @@ select e.*, (now() at time zone coalesce((
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
         limit 1), 'America/New_York'))::date::text as "company_today"
   from "invoices" as e
-  where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by job (relation lists; the keys one array)
@@ -154,7 +154,7 @@ select e.*, (now() at time zone coalesce((
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
         limit 1), 'America/New_York'))::date::text as "company_today"
   from "invoices" as e
-  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by estimate (relation lists; the keys one array)
@@ -164,7 +164,7 @@ select e.*, (now() at time zone coalesce((
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
         limit 1), 'America/New_York'))::date::text as "company_today"
   from "invoices" as e
-  where e."company_uuid" = ? and e."estimate_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."estimate_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by location (relation lists; the keys one array)
@@ -174,5 +174,5 @@ select e.*, (now() at time zone coalesce((
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
         limit 1), 'America/New_York'))::date::text as "company_today"
   from "invoices" as e
-  where e."company_uuid" = ? and e."location_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."location_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

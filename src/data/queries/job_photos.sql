@@ -80,11 +80,11 @@ select e.*
 -- load the live rows by job (relation lists; the keys one array)
 select e.*
   from "job_photos" as e
-  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by user (relation lists; the keys one array)
 select e.*
   from "job_photos" as e
-  where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

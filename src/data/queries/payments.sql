@@ -3,9 +3,9 @@
 
 -- list: a page of the live rows, newest first, and their total
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -17,9 +17,9 @@ select (
 
 -- list with include_deleted: all the rows, and their total
 select (
-  select (coalesce((select sum(kc.all_rows) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.all_rows) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.all_rows), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -45,9 +45,9 @@ select (
 
 -- list, a page from row 1000 on (keys first)
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "payments" as e
@@ -60,9 +60,9 @@ select (
 
 -- list with its invoice
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."invoice_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."estimate_uuid")::text, ("r0"."location_uuid")::text, ("r0"."invoice_type")::text, ("r0"."progress_percentage")::text, ("r0"."issue_date")::text, ("r0"."due_date")::text, ("r0"."subtotal")::text, ("r0"."tax_amount")::text, ("r0"."discount_amount")::text, ("r0"."total_amount")::text, ("r0"."paid_amount")::text, ("r0"."balance_amount")::text, "r0"."line_items", ("r0"."notes")::text, ("r0"."terms")::text, ("r0"."internal_notes")::text, ("r0"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text) from "invoices" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."invoice_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -74,9 +74,9 @@ select (
 
 -- list with its customer
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."company_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."customer_type")::text, "r0"."is_vip", ("r0"."physical_address1")::text, ("r0"."physical_address2")::text, ("r0"."physical_city")::text, ("r0"."physical_state")::text, ("r0"."physical_zip")::text, ("r0"."billing_address1")::text, ("r0"."billing_address2")::text, ("r0"."billing_city")::text, ("r0"."billing_state")::text, ("r0"."billing_zip")::text, ("r0"."primary_service_location_uuid")::text, ("r0"."notes")::text, "r0"."internal_flags", ("r0"."on_my_way_notify_via")::text) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -88,9 +88,9 @@ select (
 
 -- list with its createdBy
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'payments'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'payments'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text), json_build_array((select json_build_array(("r0"."id")::text, ("r0"."company_uuid")::text, ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."email")::text, "r0"."created_at", "r0"."updated_at") from "users" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."id" = e."created_by_user_id")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -108,17 +108,17 @@ select e.*
 -- load the live rows by invoice (relation lists; the keys one array)
 select e.*
   from "payments" as e
-  where e."company_uuid" = ? and e."invoice_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."invoice_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by customer (relation lists; the keys one array)
 select e.*
   from "payments" as e
-  where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by createdBy (relation lists; the keys one array)
 select e.*
   from "payments" as e
-  where e."company_uuid" = ? and e."created_by_user_id" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."created_by_user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -3,9 +3,9 @@
 
 -- list: a page of the live rows, newest first, and their total
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'templates'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'templates'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'templates') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."description")::text, ("e"."pricing_type")::text, ("e"."base_price")::text, ("e"."tier_good")::text, ("e"."tier_better")::text, ("e"."tier_best")::text, "e"."addons", ("e"."tax_rate")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -17,9 +17,9 @@ select (
 
 -- list with include_deleted: all the rows, and their total
 select (
-  select (coalesce((select sum(kc.all_rows) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'templates'), 0) + coalesce((select sum(p.all_rows) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'templates'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.all_rows), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'templates') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."description")::text, ("e"."pricing_type")::text, ("e"."base_price")::text, ("e"."tier_good")::text, ("e"."tier_better")::text, ("e"."tier_best")::text, "e"."addons", ("e"."tax_rate")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
@@ -45,9 +45,9 @@ select (
 
 -- list, a page from row 1000 on (keys first)
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'templates'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'templates'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'templates') as "total", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."description")::text, ("e"."pricing_type")::text, ("e"."base_price")::text, ("e"."tier_good")::text, ("e"."tier_better")::text, ("e"."tier_best")::text, "e"."addons", ("e"."tax_rate")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "templates" as e
@@ -60,9 +60,9 @@ select (
 
 -- list with its estimates by template
 select (
-  select (coalesce((select sum(kc.live) from kept_counts as kc where kc.company_uuid = k.company and kc.table_name = 'templates'), 0) + coalesce((select sum(p.live) from kept_counts_pending as p where p.txid = txid_current_if_assigned() and p.company_uuid = k.company and p.table_name = 'templates'), 0))::bigint
-    from (
-    select ?::uuid as company) as k) as "total", (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'templates') as "total", (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."description")::text, ("e"."pricing_type")::text, ("e"."base_price")::text, ("e"."tier_good")::text, ("e"."tier_better")::text, ("e"."tier_best")::text, "e"."addons", ("e"."tax_rate")::text), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."estimate_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."template_uuid")::text, ("r0"."location_uuid")::text, ("r0"."created_by_user_id")::text, ("r0"."status")::text, ("r0"."template_name")::text, ("r0"."pricing_type")::text, ("r0"."selected_tier")::text, ("r0"."base_amount")::text, ("r0"."addons_amount")::text, ("r0"."tax_amount")::text, ("r0"."total_amount")::text, ("r0"."quantity")::text, "r0"."selected_addons", "r0"."adjustments", "r0"."pricing_snapshot", ("r0"."service_description")::text, ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, ("r0"."response_notes")::text, "r0"."expires_at", "r0"."acceptance", "r0"."responded_at") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "estimates" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."template_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (

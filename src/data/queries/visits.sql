@@ -66,5 +66,5 @@ select e.*
 -- load the live rows by job (relation lists; the keys one array)
 select e.*
   from "visits" as e
-  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e.deleted_at is null
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
