@@ -22,6 +22,9 @@ end $$`);
       this.addSql(`create trigger ${t}_access_notify after update or delete on ${t} for each statement execute function access_changed()`);
       this.addSql(`create trigger ${t}_access_notify_truncate after truncate on ${t} for each statement execute function access_changed()`);
     }
+    // Changes made while the triggers were away (this migration reverted, then applied again,
+    // with migrations below it changing companies meanwhile) reach no cache: empty them all.
+    this.addSql(`select pg_notify('fsc_access', 'migration')`);
   }
 
   async down(): Promise<void> {
@@ -30,5 +33,7 @@ end $$`);
       this.addSql(`drop trigger if exists ${t}_access_notify_truncate on ${t}`);
     }
     this.addSql(`drop function if exists access_changed()`);
+    // From here on, changes notify nothing: no process may keep what it has.
+    this.addSql(`select pg_notify('fsc_access', 'migration')`);
   }
 }
