@@ -15975,10 +15975,7 @@ export interface operations {
                 /** @description page size, default 50; above 100 it is 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description The ETag last read: 304 without a body while it is current */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15993,7 +15990,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Vary: components["headers"]["Vary"];
                     "Content-Encoding": components["headers"]["Content-Encoding"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16003,20 +15999,6 @@ export interface operations {
                         data: components["schemas"]["EventFeed"];
                     };
                 };
-            };
-            /** @description Not modified: If-None-Match holds the current ETag */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    Vary: components["headers"]["Vary"];
-                    "Content-Encoding": components["headers"]["Content-Encoding"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description Validation error: every bad field named in details */
             400: {
