@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadJob, LoadResult } from './load';
-import { ROOT } from './procs';
+import { runLoad } from './load-run';
+
 import { startApiServer } from './server';
 import { openBenchDatabase, QUICK, seed } from './setup';
 
@@ -24,18 +23,7 @@ const GQL = `query InvoicesPage($limit: Int) {
 const cpu = (pid: number) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
-      else reject(new Error(`load exited ${code}`));
-    });
-  });
-}
+const load = runLoad;
 
 async function main() {
   const db = await openBenchDatabase(log);

@@ -56,7 +56,7 @@ export async function pdfRows(o: {
 // [--lines 20]`: the renderer alone, plain fonts against shared fonts in one process.
 async function main(argv: string[]): Promise<void> {
   const fs = await import('node:fs');
-  const [{ spawn }, path, setup, procs, server] = await Promise.all([import('node:child_process'), import('node:path'), import('./setup'), import('./procs'), import('./server')]);
+  const [setup, procs, server, { runLoad }] = await Promise.all([import('./setup'), import('./procs'), import('./server'), import('./load-run')]);
   const arg = (name: string) => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -65,19 +65,7 @@ async function main(argv: string[]): Promise<void> {
   const duration = Number(arg('duration') ?? (quick ? 1 : 8));
   const repeat = Number(arg('repeat') ?? 1);
   const log = (m: string) => process.stderr.write(`[bench pdf] ${m}\n`);
-  const load = (job: import('./load').LoadJob) =>
-    new Promise<import('./load').LoadResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(procs.ROOT, 'bench/load.ts'), JSON.stringify(job)], { cwd: procs.ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += String(d)));
-      child.stderr.on('data', (d) => (err += String(d)));
-      child.on('exit', (code) => {
-        const line = out.trim().split('\n').pop() ?? '';
-        if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
-        else reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
-      });
-    });
+  const load = runLoad;
   const db = await setup.openBenchDatabase(log);
   let api: Awaited<ReturnType<typeof server.startApiServer>> | null = null;
   try {

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { pdfRows } from './pdf';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import type { LoadJob, LoadResult, LoadVariant } from './load';
-import { Proc, ROOT, rssOf, sampleRss } from './procs';
+import type { LoadJob, LoadVariant } from './load';
+import { Proc, rssOf, sampleRss } from './procs';
+import { runLoad } from './load-run';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
 import { FULL, openBenchDatabase, QUICK, seed, Tenant } from './setup';
 import { printReport, Report, Row } from './report';
@@ -45,24 +45,7 @@ function options(argv: string[]): Options {
 
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
-/** One autocannon run, in a process of its own. */
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (err += String(d)));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
-      else reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
-    });
-  });
-}
+const load = runLoad;
 
 /** The first request-log line with a status of 400 or above (or an error line) in some server output. */
 function refusedLine(out: string): string {
