@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import path from 'node:path';
 import { runLoad } from './load-run';
 
 import { startApiServer } from './server';
