@@ -1,7 +1,8 @@
-import { invoiceTodaySql } from '../src/modules/invoice/invoice.rules';
 // The list statements of the raw baseline (bench/baseline.ts), written as the server's read model
 // writes them (src/data/list.ts; committed under src/data/queries/): test/data/bench-baseline-sql.test.ts
 // checks each against the committed SQL.
+
+import { invoiceTodaySql } from '../src/modules/invoice/invoice.rules';
 
 // Lists as the server runs them (src/data/list.ts leanList): one statement with the count and the
 // page's rows, each a JSON array of its columns; '=' marks a column that JSON carries as it is
