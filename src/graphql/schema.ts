@@ -3,6 +3,7 @@ import { BuildSchemaOptions, buildSchemaSync, getMetadataStorage, NonEmptyArray 
 import { validateInput } from '../schema/validation';
 import { fieldsOf } from '../schema/fields';
 import { callFieldResolversDirectly } from './direct-resolvers';
+import { resolveGetterFields } from './getter-fields';
 import { CompanyResolver } from '../modules/company/company.resolver';
 import { CustomerResolver } from '../modules/customer/customer.resolver';
 import { CustomerJobsResolver, JobResolver } from '../modules/job/job.resolver';
@@ -58,6 +59,8 @@ export function buildGraphQLSchema(directCalls = true): GraphQLSchema {
     },
   };
   const schema = buildSchemaSync(options);
+  // Getter-backed fields read through a resolver, so that a getter's error is the field's error.
+  resolveGetterFields(schema);
   // Only the fields marked @DirectCall() (src/graphql/direct-resolvers.ts).
   if (directCalls) callFieldResolversDirectly(schema, resolvers, options.globalMiddlewares ?? []);
   cached.set(directCalls, schema);
