@@ -16,6 +16,7 @@ import { Migration20261125000015_webhooks } from './Migration20261125000015_webh
 import { Migration20261125000016_kept_counts } from './Migration20261125000016_kept_counts';
 import { Migration20261125000017_feed_page } from './Migration20261125000017_feed_page';
 import { Migration20261125000020_access_notify } from './Migration20261125000020_access_notify';
+import { Migration20261125000023_customer_search_text } from './Migration20261125000023_customer_search_text';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261125000016_kept_counts', class: Migration20261125000016_kept_counts },
   { name: 'Migration20261125000017_feed_page', class: Migration20261125000017_feed_page },
   { name: 'Migration20261125000020_access_notify', class: Migration20261125000020_access_notify },
+  { name: 'Migration20261125000023_customer_search_text', class: Migration20261125000023_customer_search_text },
 ];
