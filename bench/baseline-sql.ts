@@ -34,23 +34,36 @@ const COUNTED = new Set(['jobs', 'estimates', 'invoices', 'payments', 'customers
 /** The conditions of an unfiltered list: the company's rows that are not deleted. */
 export const LIVE = `e."company_uuid" = $1 and e."deleted_at" is null`;
 
+/** The tables whose filtered lists remember their totals (src/data/remembered-totals.ts, migration 0024). */
+const REMEMBERED = new Set(['customers']);
+
 /**
  * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
- * and $n+1; a page from row 1000 on finds its keys first, as the server does.
+ * and $n+1; a page from row 1000 on finds its keys first, as the server does. A filtered list of a
+ * table in REMEMBERED takes the remembered change count and total as $n+2 and $n+3 and returns the
+ * change count it read (column "changes").
  */
-export function listSql(table: string, where: string, row: string, n: number, deep: boolean): string {
+export function listSql(table: string, where: string, row: string, n: number, deep: boolean, filtered = where !== LIVE): string {
   const order = `e."created_at" desc, e."uuid" desc`;
   // An unfiltered list reads the company's kept count (migration 0016).
-  const kept = COUNTED.has(table) && where === LIVE;
+  const kept = COUNTED.has(table) && !filtered;
+  const remembered = REMEMBERED.has(table) && filtered;
+  const count = `(select count(*) from "${table}" as e where ${where})`;
   const total = kept
     ? `select (select coalesce(sum(kc.live), 0)::bigint from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "total", `
-    : `select (select count(*) from "${table}" as e where ${where}) as "total", `;
+    : remembered
+      ? `select (case when "kv"."changes" = $${n + 2}::bigint then $${n + 3}::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `
+      : `select ${count} as "total", `;
+  const from = remembered
+    ? ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
+      `from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "kv"`
+    : '';
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
-      `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"`;
+      `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"` + from;
   }
   return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
-    `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"`;
+    `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"` + from;
 }
 
 

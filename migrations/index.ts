@@ -16,6 +16,8 @@ import { Migration20261125000015_webhooks } from './Migration20261125000015_webh
 import { Migration20261125000016_kept_counts } from './Migration20261125000016_kept_counts';
 import { Migration20261125000017_feed_page } from './Migration20261125000017_feed_page';
 import { Migration20261125000020_access_notify } from './Migration20261125000020_access_notify';
+import { Migration20261125000023_customer_search_text } from './Migration20261125000023_customer_search_text';
+import { Migration20261125000024_kept_changes } from './Migration20261125000024_kept_changes';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -37,4 +39,6 @@ export const migrationsList = [
   { name: 'Migration20261125000016_kept_counts', class: Migration20261125000016_kept_counts },
   { name: 'Migration20261125000017_feed_page', class: Migration20261125000017_feed_page },
   { name: 'Migration20261125000020_access_notify', class: Migration20261125000020_access_notify },
+  { name: 'Migration20261125000023_customer_search_text', class: Migration20261125000023_customer_search_text },
+  { name: 'Migration20261125000024_kept_changes', class: Migration20261125000024_kept_changes },
 ];

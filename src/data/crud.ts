@@ -118,7 +118,9 @@ export async function listPage<T extends object>(ctx: RequestContext, entity: En
   where?.(w);
   const sql = conditions.join(' and ');
   const kept = keptCountOf(deletable, !!args.includeDeleted, conditions.length !== unfiltered);
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, kept, order });
+  // A filtered list of a table whose conditions read only the listed row reuses a total counted
+  // under the same change count (src/data/remembered-totals.ts).
+  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, kept, order, remember: !kept });
   for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
   return pageOf(list.items, list.total, page, limit);
 }

@@ -2,6 +2,7 @@ import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
 import { KeptCount, keptCountSql } from './kept-counts';
+import { recall, remember as rememberTotal, rememberedKey, rememberedTotalSql, REMEMBERED_TABLES } from './remembered-totals';
 import { buildSteps, compileMapper } from './record';
 import { columnOf, formulaSql, q, tableOf } from './columns';
 import { autoFlush } from './orm-adapter';
@@ -189,24 +190,32 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
   return st;
 }
 
-/** The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?` the company). */
-function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean): { sql: string; kept: boolean } {
+/**
+ * The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?`
+ * the company); else with `remember`, a total remembered under the same change count (src/data/remembered-totals.ts).
+ */
+function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean } {
   // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts).
   const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
-  const total = keptSql ?? st.count.join(where);
   const [before, after] = deep ? st.deepRows : st.rows;
-  return { sql: `select ${total} as "total", ${before}${where}${after} as "rows"`, kept: keptSql !== null };
+  const rows = `${before}${where}${after} as "rows"`;
+  if (!keptSql && remember && !meta.schema && REMEMBERED_TABLES.has(meta.tableName)) {
+    const [total, from] = rememberedTotalSql(meta.tableName, st.count.join(where));
+    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true };
+  }
+  const total = keptSql ?? st.count.join(where);
+  return { sql: `select ${total} as "total", ${rows}`, kept: keptSql !== null, remembered: false };
 }
 
 /**
  * The statement leanList runs for `where` and these options, a page from row DEEP_OFFSET on with
  * `deep` (src/data/queries.ts writes them all under src/data/queries/, npm run sql).
  */
-export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, kept = null, order = null }: LeanListOptions = {}, deep = false): string {
+export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, kept = null, order = null, remember = false }: LeanListOptions = {}, deep = false): string {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model`);
-  return statementText(meta, st, where, kept, deep).sql;
+  return statementText(meta, st, where, kept, deep, remember).sql;
 }
 
 export interface LeanList<T> {
@@ -227,6 +236,8 @@ export interface LeanListOptions {
   kept?: KeptCount | null;
   /** ORDER BY on alias `e` (src/schema/sorting.ts), ending in the primary key; null: newest first. */
   order?: string | null;
+  /** A total not kept may be remembered (a table in REMEMBERED_TABLES; `where` reads only the listed row). */
+  remember?: boolean;
 }
 
 /**
@@ -248,16 +259,19 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props = null, prepare = true, kept = null, order = null }: LeanListOptions = {},
+  { related = [], props = null, prepare = true, kept = null, order = null, remember = false }: LeanListOptions = {},
 ): Promise<LeanList<T>> {
   const meta = metaOf(em, entity);
   const st = pageStatement(em, meta, props, related, order);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
-  const { sql, kept: keptTotal } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET);
-  const values = [...(keptTotal ? [company] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
-  const row = await runStatement<{ total: string; rows: unknown[][] }>(em, sql, values, 'get', prepare);
+  const { sql, kept: keptTotal, remembered } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
+  const key = remembered ? rememberedKey(meta.tableName, where, params) : '';
+  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
+  if (remembered) values.push(company);
+  const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
+  if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
     out.items = row.rows.map(shape.map);

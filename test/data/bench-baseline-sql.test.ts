@@ -29,6 +29,8 @@ describe('the bench baseline\'s list statements', () => {
   it('are the committed statements of the read model', () => {
     expect(plain(listSql('customers', LIVE, CUSTOMER_ROW, 2, false))).toBe(plain(committed('customers', 'list: ')));
     expect(plain(listSql('customers', LIVE, CUSTOMER_ROW, 2, true))).toBe(plain(committed('customers', 'list, a page from row 1000')));
+    // A search (any filter): the total remembered under the same change count.
+    expect(plain(listSql('customers', LIVE, CUSTOMER_ROW, 2, false, true))).toBe(plain(committed('customers', 'list with a filter')));
     expect(plain(listSql('invoices', LIVE, REST_INVOICE_ROW, 2, false))).toBe(plain(committed('invoices', 'list with its customer')));
   });
 

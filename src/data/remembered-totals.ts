@@ -1,0 +1,62 @@
+// Remembered totals (docs/benchmark.md, "Remembered totals"; migration 0024). The exact total of a
+// filtered list (a customer search) is counted by visiting every matching row: linear in the
+// matches, 30,000 rows for a broad term at 100,000 customers and ten times that at a million. The
+// table's change count for the company (`kept_counts.changes`, the sum over its slots) only grows
+// and grows with every committed statement that inserts, updates or deletes the company's rows,
+// so two snapshots with the same sum have seen the same rows: the total counted under a sum is
+// still exact under the same sum. The list statement reads the sum in its own snapshot and counts
+// only when it differs from the remembered one; a transaction that has written anything (its own
+// uncommitted changes are in its snapshot but could sum like another's) always counts, and
+// remembers nothing.
+//
+// Only for tables whose every list condition reads nothing but the listed row (no other table, no
+// clock): REMEMBERED_TABLES. The remembered totals live in this process, a bounded number of them.
+import { KEPT_TABLES } from './kept-counts';
+
+/** Tables whose filtered lists reuse a total counted under the same change count (each must be in KEPT_TABLES). */
+export const REMEMBERED_TABLES: ReadonlySet<string> = new Set(['customers']);
+
+/** How many totals this process remembers (the oldest go first). */
+const LIMIT = 2000;
+
+const totals = new Map<string, { changes: string; total: number }>();
+
+/** The key of a list's total: its table, conditions and their values (the company among them). */
+export function rememberedKey(table: string, where: string, params: readonly unknown[]): string {
+  return `${table}\u0000${where}\u0000${JSON.stringify(params)}`;
+}
+
+/** The remembered change count and total for `key` ('-1' and 0 when none: no change count is negative). */
+export function recall(key: string): [changes: string, total: number] {
+  const hit = totals.get(key);
+  return hit ? [hit.changes, hit.total] : ['-1', 0];
+}
+
+/** Remembers `total`, counted (or confirmed) under `changes`; null `changes`: nothing to remember. */
+export function remember(key: string, changes: string | null, total: number): void {
+  if (changes === null) return;
+  totals.delete(key);
+  totals.set(key, { changes, total });
+  if (totals.size > LIMIT) totals.delete(totals.keys().next().value!);
+}
+
+/** Forgets every remembered total (tests). */
+export function forgetTotals(): void {
+  totals.clear();
+}
+
+/**
+ * The statement's total for a table in REMEMBERED_TABLES, around `count` (the counting subquery):
+ * `[select-list part, from part]`. Its `?`: the remembered change count and total (before the
+ * count's own), and the company (in the from part, after everything else). The statement's column
+ * "changes" is the sum it read, null when it must not be remembered.
+ */
+export function rememberedTotalSql(table: string, count: string): [string, string] {
+  if (!REMEMBERED_TABLES.has(table) || !KEPT_TABLES.has(table)) throw new Error(`${table}: no remembered totals`);
+  const name = `'${table.replace(/'/g, "''")}'`;
+  return [
+    `(case when "kv"."changes" = ?::bigint then ?::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `,
+    ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
+      `from kept_counts as kc where kc.company_uuid = ?::uuid and kc.table_name = ${name}) as "kv"`,
+  ];
+}
