@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, actorSetting, SET_ACTOR_SQL } from '../modules/event/event.actor';
 import { insertParts } from './entity-sql';
 import { markClean } from './orm-adapter';
+import { runStatement } from './prepared';
 
 /**
  * Inserts a new entity in one statement, as `em.persist(entity); await em.flush()` would, and makes
@@ -11,6 +12,7 @@ import { markClean } from './orm-adapter';
  * event triggers, which run at the statement's end inside its transaction, record the same actor
  * (docs/events.md). Inside a transaction (an Idempotency-Key) it runs in that transaction, whose
  * actor MikroORM set when it began; setting it again to the same value changes nothing.
+ * A prepared statement, its values as parameters (src/data/prepared.ts).
  * The row is the one a flush inserts: every column, as insertParts writes them
  * (test/data/insert-new.test.ts compares both paths). Use it only for an entity whose creation
  * writes nothing else (no collections to cascade, nothing else persisted and not flushed).
@@ -23,6 +25,7 @@ export async function insertNew(em: EntityManager, entity: object): Promise<void
   const sql = actor
     ? `with "actor" as (${SET_ACTOR_SQL}) insert into ${table} (${row.columns}) select ${row.values} from "actor"`
     : `insert into ${table} (${row.columns}) values (${row.values})`;
-  await em.getConnection().execute(sql, actor ? [actorSetting(actor), ...row.params] : row.params, 'run', em.getTransactionContext());
+  // Prepared (src/data/prepared.ts): one text per entity, the values as parameters.
+  await runStatement(em, sql, actor ? [actorSetting(actor), ...row.params] : row.params);
   markClean(em, entity);
 }

@@ -55,7 +55,7 @@ async function written(uuid: string) {
   type Event = { type: string; actor: unknown; previous: unknown; row: Record<string, unknown> };
   const [row] = await db.execute(`select * from customers where uuid = ?`, [uuid]);
   const events = await db.execute(`select type, resource, company_uuid, actor, row, previous from events where record_uuid = ? order by id`, [uuid]);
-  return { row: row && without(row), events: (events as Event[]).map((e) => ({ ...e, row: without(e.row) })) };
+  return { at: row && [row.created_at, row.updated_at], row: row && without(row), events: (events as Event[]).map((e) => ({ ...e, row: without(e.row) })) };
 }
 
 it('writes the same row and events, with the same actor, as persist and flush', async () => {
@@ -76,7 +76,11 @@ it('writes the same row and events, with the same actor, as persist and flush', 
       const one = await inserted(await ctxOf(a, actor), input);
       const [p, o] = [await written(plain.uuid), await written(one.uuid)];
       expect(o.row).toBeDefined();
-      expect(o).toEqual(p);
+      expect({ row: o.row, events: o.events }).toEqual({ row: p.row, events: p.events });
+      // The timestamps are the entity's, to the millisecond, as a flush writes them.
+      for (const [record, written] of [[plain, p], [one, o]] as const) {
+        expect((written.at as string[]).map((v) => new Date(v).getTime())).toEqual([record.createdAt.getTime(), record.updatedAt.getTime()]);
+      }
       expect(o.events.map((e) => e.type)).toEqual(['customer.created']);
       expect(o.events[0].actor).toEqual(actor ? { type: 'api_key', key_id: expect.any(String), user_id: a.userId, request_id: 'req-insert' } : null);
       // The same answer, and it is what a read of the record gives.
@@ -113,7 +117,7 @@ it('inside a transaction, commits and rolls back with it', async () => {
       throw new Error('undo');
     }),
   ).rejects.toThrow('undo');
-  expect(await written(uuid)).toEqual({ row: undefined, events: [] });
+  expect(await written(uuid)).toEqual({ at: undefined, row: undefined, events: [] });
   const kept = await inTransaction(ctx, (tx) => inserted(tx, { firstName: 'Com', lastName: 'Mit' }));
   const { events } = await written(kept.uuid);
   expect(events.map((e) => [e.type, (e.actor as { type: string }).type])).toEqual([['customer.created', 'api_key']]);
