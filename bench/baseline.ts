@@ -222,7 +222,8 @@ async function createCustomer(company: string, body: Row): Promise<Row> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query(INSERT_CUSTOMER, [row.uuid, company, row.now, row.first_name, row.last_name, row.company_name, row.email, row.phone, row.customer_type, row.is_vip, row.notes]);
+    // Named: the server prepares its insert (src/data/insert.ts).
+    await client.query({ name: 'insert_customer', text: INSERT_CUSTOMER, values: [row.uuid, company, row.now, row.first_name, row.last_name, row.company_name, row.email, row.phone, row.customer_type, row.is_vip, row.notes] });
     await client.query('commit');
   } catch (e) {
     await client.query('rollback');

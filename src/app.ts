@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
-import helmet from 'helmet';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from './config';
@@ -11,6 +10,7 @@ import { authenticate, ensureManaged } from './auth/authenticate';
 import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
 import { compression } from './ops/compression';
+import { securityHeaders } from './ops/security-headers';
 import { enforceAccess } from './auth/access';
 import { KeyCache } from './auth/key-cache';
 import { AppError } from './errors/app-error';
@@ -71,9 +71,8 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   const trusted = config.trustProxy.length > 0;
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
   app.use(requestLog(trusted), metrics.observe, compression());
-  // No upgrade-insecure-requests: the server speaks plain HTTP (TLS, if any, ends at a proxy), and
-  // a browser told to upgrade would fetch /docs' own scripts over https from it and show nothing.
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null } } }));
+  // helmet's headers, computed once (src/ops/security-headers.ts).
+  app.use(securityHeaders());
   app.use(cors(config.corsOrigins));
 
   app.get('/metrics', metrics.endpoint);

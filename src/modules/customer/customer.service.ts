@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../data/context';
 import { applyInput, containsPattern, findActive, ListInclude, listPage, readActive, RefSpec, restoreRecord, softDelete } from '../../data/crud';
+import { insertNew } from '../../data/insert';
 import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
@@ -43,8 +44,8 @@ export const customerService = {
     const customer = new Customer();
     customer.company = ctx.company;
     await applyInput(ctx, customer, input, refs);
-    ctx.em.persist(customer);
-    await ctx.em.flush();
+    // One statement instead of a flush's four round trips (src/data/insert.ts).
+    await insertNew(ctx.em, customer);
     return customer;
   },
 

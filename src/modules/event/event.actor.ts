@@ -44,11 +44,17 @@ export function actAs(em: EntityManager, actor: Actor): void {
   em.setLoggerContext({ ...em.getLoggerContext(), [ACTOR_KEY]: actor });
 }
 
+/** The actor `actAs` gave `em` (or the EntityManager it was forked from); undefined for none or the system. */
+export function actorOf(em: Pick<EntityManager, 'getLoggerContext'>): Actor | undefined {
+  const actor = (em.getLoggerContext() as Record<string, unknown>)[ACTOR_KEY] as Actor | undefined;
+  return actor && actor.type !== 'system' ? actor : undefined;
+}
+
 /** Sets `fsc.actor` in each transaction MikroORM begins, from its EntityManager's actor (see actAs). */
 export class EventActorSubscriber implements EventSubscriber {
   async afterTransactionStart({ em, transaction }: TransactionEventArgs): Promise<void> {
-    const actor = (em.getLoggerContext() as Record<string, unknown>)[ACTOR_KEY] as Actor | undefined;
-    if (!actor || actor.type === 'system') return;
+    const actor = actorOf(em as EntityManager);
+    if (!actor) return;
     await em.getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction);
   }
 }
