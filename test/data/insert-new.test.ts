@@ -47,7 +47,10 @@ async function inserted(ctx: RequestContext, input: Record<string, unknown>): Pr
 }
 
 const OWN = ['uuid', 'created_at', 'updated_at', 'createdAt', 'updatedAt'];
-const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !OWN.includes(k)));
+// The generated search column (migration 0023) ends with the record's own uuid.
+const withoutOwnUuid = (v: unknown, uuid: unknown) => (typeof v === 'string' && typeof uuid === 'string' ? v.replace(uuid, '<uuid>') : v);
+const without = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !OWN.includes(k)).map(([k, v]) => [k, k === 'search_text' ? withoutOwnUuid(v, o.uuid) : v]));
 
 /** The customer's row and its events, without what differs between two records by nature. */
 async function written(uuid: string) {
