@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { createTenant, gql, rest, useTestApp } from '../../helpers/app';
 import { makeCustomer, makeInvoice, makeJob, pay } from '../../helpers/billing';
 import { readAll, withoutSummaries } from '../../helpers/events';
+import { makeWorld, RESOURCES } from '../../helpers/sync-resources';
 
 const t = useTestApp();
 
@@ -139,5 +140,19 @@ describe('migration 0010', () => {
     }
     await makeCustomer(t, a, { first_name: 'After' });
     expect((await readAll(t, a)).events.map((e) => e.data.object.first_name)).toEqual(['After']);
+  });
+});
+
+describe('the actor of a creation', () => {
+  // Creations written in one statement outside MikroORM's flush (customers: src/data/insert.ts;
+  // invoices: invoice.write.ts) set the actor in that statement, as a flush's transaction does.
+  it('is the API key on the created event of every resource made through the API', async () => {
+    const w = await makeWorld(t);
+    for (const r of RESOURCES) await r.make(w, 0);
+    const { events } = await readAll(t, w.tenant);
+    const created = events.filter((e) => e.type.endsWith('.created'));
+    expect(new Set(created.map((e) => e.resource)).size).toBeGreaterThanOrEqual(6);
+    const notKey = created.filter((e) => e.actor.type !== 'api_key' || e.actor.key_id === null).map((e) => `${e.type}: ${JSON.stringify(e.actor)}`);
+    expect(notKey).toEqual([]);
   });
 });
