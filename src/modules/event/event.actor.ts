@@ -49,6 +49,6 @@ export class EventActorSubscriber implements EventSubscriber {
   async afterTransactionStart({ em, transaction }: TransactionEventArgs): Promise<void> {
     const actor = (em.getLoggerContext() as Record<string, unknown>)[ACTOR_KEY] as Actor | undefined;
     if (!actor || actor.type === 'system') return;
-    await em.getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction);
+    await (em as EntityManager).getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction, em.getLoggerContext());
   }
 }
