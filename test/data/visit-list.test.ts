@@ -148,3 +148,24 @@ it('lists the same visits, field for field, in the same order and with the same 
   // The cases are not empty: most lists find visits.
   expect(compared).toBeGreaterThan(100);
 });
+
+it('takes sort and updated_since as every list does (docs/conventions.md), in place of the order by start', async () => {
+  const a = await createTenant(t);
+  const job = await makeJob(t, a);
+  const made: string[] = [];
+  for (const h of [14, 8, 11]) made.push((await makeVisit(t, a, job.uuid, slot(h, h + 1))).uuid);
+  await t.orm.em.getConnection().execute(`update visits set created_at = ?, updated_at = ? where uuid = ?`, ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', made[0]]);
+  const uuids = async (q: string) => {
+    const res = await rest(t, a).get(`/visits?${q}`);
+    expect(res.status).toBe(200);
+    return res.body.data.visits.map((v: { uuid: string }) => v.uuid);
+  };
+  expect(await uuids('')).toEqual([made[1], made[2], made[0]]);
+  expect(await uuids('sort=created_at')).toEqual(made);
+  expect(await uuids('sort=-created_at')).toEqual([...made].reverse());
+  expect(await uuids('updated_since=2026-02-01T00:00:00Z')).toEqual([made[1], made[2]]);
+  expect((await rest(t, a).get('/visits?sort=starts_at')).status).toBe(400);
+  const g = await gql(t, a, `{ visits(sort: "-created_at", updatedSince: "2026-02-01T00:00:00Z") { items { uuid } pagination { total } } }`);
+  expect(g.data.visits.items.map((v: { uuid: string }) => v.uuid)).toEqual([made[2], made[1]]);
+  expect(g.data.visits.pagination.total).toBe(2);
+});
