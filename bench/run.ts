@@ -109,13 +109,24 @@ async function fetchJson(url: string, init: RequestInit): Promise<{ status: numb
   }
 }
 
-/** Counts the SQL statements of one request, from a server started with DEBUG_SQL=1. */
+let counted = 0;
+/**
+ * Counts the SQL statements of one request, from a server started with DEBUG_SQL=1: the lines its
+ * log labels with the request's id (`[query] (request <X-Request-Id>) …`, src/auth/authenticate.ts),
+ * so that the statements the server's background work (event positions, webhook dispatch) logs
+ * meanwhile are not counted (test/data/statement-label.test.ts: every statement of a request carries it).
+ */
 async function statementsOf(server: Proc, url: string, init: RequestInit): Promise<number> {
+  const id = `bench-sql-${process.pid}-${++counted}`;
   const before = server.output().length;
-  const res = await fetchJson(url, init);
+  const res = await fetchJson(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-request-id': id } });
   if (res.status !== 200 || res.body.errors) throw new Error(`statement count request failed: ${JSON.stringify(res.body).slice(0, 500)}`);
+  // The log is written by another process: give its last lines time to arrive.
   await new Promise((r) => setTimeout(r, 300));
-  return server.output().slice(before).split('\n').filter((l) => l.includes('[query]')).length;
+  const lines = server.output().slice(before).split('\n').filter((l) => l.includes('[query]'));
+  const own = lines.filter((l) => l.includes(`(request ${id})`)).length;
+  if (!own) throw new Error(`no statement of request ${id} in the server's DEBUG_SQL log`);
+  return own;
 }
 
 async function main(): Promise<void> {

@@ -33,5 +33,6 @@ export interface RequestContext {
  * transaction. Commits when `fn` resolves, rolls back when it throws.
  */
 export function inTransaction<T, C extends RequestContext = RequestContext>(ctx: C, fn: (tx: C, em: EntityManager) => Promise<T>): Promise<T> {
-  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }, em as EntityManager));
+  // The request's logger context (its label in the DEBUG_SQL log) goes to begin and commit too.
+  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }, em as EntityManager), { loggerContext: ctx.em.getLoggerContext() });
 }

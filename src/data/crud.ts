@@ -5,10 +5,10 @@ import { AppError } from '../errors/app-error';
 import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
 import { isUuid } from '../domain/values';
-import { leanColumn, leanList, Related } from './list';
+import { leanList, Related } from './list';
+import { listConditions, ListWhere } from './list-where';
 import { keptCountOf } from './kept-counts';
 import { leanByKeys } from './keyed';
-import { orderSql, parseSort } from '../schema/sorting';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -36,19 +36,7 @@ export async function readActive<T extends Scoped>(ctx: RequestContext, entity: 
   return found;
 }
 
-/**
- * The filters of a list, as SQL conditions on its rows (alias `e`): each `?` takes the next
- * parameter; an array parameter becomes a list (`e.status in (?)`). Columns are named through
- * `col(property)`, from the entity's metadata.
- */
-export interface ListWhere {
-  and(condition: string, params?: unknown[]): void;
-  col(property: string): string;
-  /** `property = value` (a relation compares its key). */
-  equals(property: string, value: unknown): void;
-  /** `property in (values)`. */
-  oneOf(property: string, values: readonly unknown[]): void;
-}
+export type { ListWhere } from './list-where';
 
 /**
  * What a list reads besides its page, given by its caller: the related records to load with the
@@ -76,9 +64,10 @@ export function referencedInclude(ctx: RequestContext, entity: Function, targets
 }
 
 /**
- * Newest first (created_at desc, uuid desc), or in the order `sort` names (src/schema/sorting.ts), ties
+ * Newest first (created_at desc, uuid desc) unless the entity declares another default order
+ * (DefaultOrder: the visits by start), or in the order `sort` names (src/schema/sorting.ts), ties
  * by the key in the same direction; stable across pages; soft-deleted only on request;
- * `updatedSince` keeps the rows with updated_at at or after it.
+ * `updatedSince` keeps the rows with updated_at at or after it (conditions: src/data/list-where.ts).
  * One statement (leanList) brings the page, its count and the related records `include` names
  * (ListInclude), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
@@ -87,40 +76,11 @@ export function referencedInclude(ctx: RequestContext, entity: Function, targets
  */
 export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void, include: ListInclude = NO_INCLUDE): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
-  const column = (property: string) => `e.${leanColumn(ctx.em, entity, property)}`;
-  const meta = ctx.em.getMetadata().find(entity as any)!;
-  const sort = parseSort(meta.class, args.sort, column);
-  const order = sort && orderSql(sort, column(meta.primaryKeys[0]));
-  const conditions = [`${column('company')} = ?`];
-  const params: unknown[] = [ctx.companyId];
-  // Users have no deleted_at: every list of theirs is "live".
-  const deletable = !!meta.properties['deletedAt' as never];
-  if (!args.includeDeleted && deletable) conditions.push(`${column('deletedAt')} is null`);
-  // A condition whose best plan depends on its values (a search pattern, a date) is planned for
-  // them on every request; equality to a key plans the same whatever the key (src/data/prepared.ts).
-  let prepare = true;
-  const add = (condition: string, p: unknown[]) => {
-    conditions.push(`(${condition})`);
-    params.push(...p);
-  };
-  const w: ListWhere = {
-    and(condition, p = []) {
-      if (p.length) prepare = false;
-      add(condition, p);
-    },
-    col: column,
-    equals: (property, value) => add(`${w.col(property)} = ?`, [value]),
-    oneOf: (property, values) => add(`${w.col(property)} in (?)`, [values]),
-  };
-  const unfiltered = conditions.length;
-  // A filter like any other: the kept count no longer applies.
-  if (args.updatedSince) w.and(`${column('updatedAt')} >= ?`, [args.updatedSince]);
-  where?.(w);
-  const sql = conditions.join(' and ');
-  const kept = keptCountOf(deletable, !!args.includeDeleted, conditions.length !== unfiltered);
+  const c = listConditions(ctx.em, entity, ctx, args, where);
+  const kept = keptCountOf(c.deletable, !!args.includeDeleted, c.filtered);
   // A filtered list of a table whose conditions read only the listed row reuses a total counted
   // under the same change count (src/data/remembered-totals.ts).
-  const list = await leanList(ctx.em, entity, ctx.companyId, sql, params, limit, offset, { related: [...include.related], props: include.props, prepare, kept, order, remember: !kept });
+  const list = await leanList(ctx.em, entity, ctx.companyId, c.sql, c.params, limit, offset, { related: [...include.related], props: include.props, prepare: c.prepare, kept, order: c.order, remember: !kept });
   for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
   return pageOf(list.items, list.total, page, limit);
 }

@@ -73,7 +73,8 @@ export async function findRows(em: EntityManager, entityName: string, where: obj
  */
 export function runLogged<T>(em: EntityManager, sql: string, params: readonly unknown[], method: 'all' | 'get', query: PromiseLike<unknown>): Promise<T> {
   const connection = em.getConnection() as any;
-  return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { query: sql, params });
+  // The EntityManager's logger context (a request's label) goes with it, as with MikroORM's own statements.
+  return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { ...em.getLoggerContext(), query: sql, params });
 }
 
 /** Tells the unit of work that `entity` is as the database holds it (after a statement written by hand changed its row): no flush writes it again. */

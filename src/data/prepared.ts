@@ -28,7 +28,7 @@ export async function runStatement<T = Record<string, unknown>>(
 ): Promise<T> {
   const connection = em.getConnection() as any;
   const trx = em.getTransactionContext();
-  if (!prepare || !enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx);
+  if (!prepare || !enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx, em.getLoggerContext());
   await connection.ensureConnection();
   let name = names.get(sql);
   if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));

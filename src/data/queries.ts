@@ -4,12 +4,15 @@ import { columnOf } from './columns';
 import { keyedStatement } from './keyed';
 import { listSql, Related } from './list';
 import { REMEMBERED_TABLES } from './remembered-totals';
+import { committedFiltersOf, listConditions } from './list-where';
+import { defaultOrderOf } from '../schema/sorting';
 
 // Every statement the read model builds, per entity and relation, as committed under
 // src/data/queries/<table>.sql (`npm run sql` writes them; test/data/sql-snapshot.test.ts fails
 // when a file is stale, and the bench baseline's statements are checked against them). A list's
 // conditions are those of an unfiltered list (the company's live rows); a filter adds `and (…)`
-// to them, a sort replaces the order.
+// to them, a sort replaces the order. An entity's declared default order (DefaultOrder) is its
+// lists' order here, and its committed filters (CommittedListFilter) are written out whole.
 
 export interface NamedStatement {
   name: string;
@@ -33,15 +36,21 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
     const where = liveWhere(meta);
     const deletable = !!meta.properties['deletedAt' as never];
     const live = deletable ? ('live' as const) : null;
-    list.push({ name: 'list: a page of the live rows, newest first, and their total', sql: listSql(em, meta.class, where, { kept: live }) });
+    const order = defaultOrderOf(meta.class, (p) => `e.${columnOf(meta, p)}`);
+    const first = order ? 'list: a page of the live rows, in the default order, and their total' : 'list: a page of the live rows, newest first, and their total';
+    list.push({ name: first, sql: listSql(em, meta.class, where, { kept: live, order }) });
     if (deletable) {
       const all = `e.${columnOf(meta, 'company')} = ?`;
-      list.push({ name: 'list with include_deleted: all the rows, and their total', sql: listSql(em, meta.class, all, { kept: 'all' }) });
+      list.push({ name: 'list with include_deleted: all the rows, and their total', sql: listSql(em, meta.class, all, { kept: 'all', order }) });
     }
-    const filtered = listSql(em, meta.class, where, { kept: null, remember: true });
+    const filtered = listSql(em, meta.class, where, { kept: null, remember: true, order });
     const counted = REMEMBERED_TABLES.has(meta.tableName) ? 'counted, or remembered under the same change count (remembered-totals.ts)' : 'counted';
     if (filtered !== list[0].sql) list.push({ name: `list with a filter (\`and (…)\` after the conditions): the total ${counted}`, sql: filtered });
-    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { kept: live }, true) });
+    for (const f of committedFiltersOf(meta.class)) {
+      const c = listConditions(em, meta.class, { companyId: '' }, f.args, (w) => f.where(w, { companyId: '' }));
+      list.push({ name: `list, ${f.name}`, sql: listSql(em, meta.class, c.sql, { kept: null, remember: true, order: c.order }) });
+    }
+    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { kept: live, order }, true) });
     const related: Array<[string, Related]> = [];
     for (const p of meta.relations) {
       if (p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company') related.push([`its ${p.name}`, { kind: 'one', prop: p.name }]);
@@ -53,7 +62,7 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
       }
     }
     for (const [label, spec] of related) {
-      const sql = listSql(em, meta.class, where, { kept: live, related: [spec] });
+      const sql = listSql(em, meta.class, where, { kept: live, related: [spec], order });
       if (sql !== list[0].sql) list.push({ name: `list with ${label}`, sql });
     }
     const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false);

@@ -124,9 +124,9 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/jobs/:job_uuid/photos/:photo_uuid', summary: 'Delete a job photo (the file stays in storage)', output: DeleteResult, call: (ctx, a) => jobPhotoService.remove(ctx, a.params.job_uuid, a.params.photo_uuid) },
   { method: 'POST', path: '/jobs/:job_uuid/photos/:photo_uuid/restore', summary: 'Restore a deleted job photo', output: JobPhoto, embed: [photoUser], call: (ctx, a) => jobPhotoService.restore(ctx, a.params.job_uuid, a.params.photo_uuid) },
 
-  { method: 'GET', path: '/jobs/:job_uuid/visits', summary: "List a job's visits (by start, unscheduled last)", plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.listForJob(ctx, a.params.job_uuid, a.query) },
+  { method: 'GET', path: '/jobs/:job_uuid/visits', summary: "List a job's visits (by start, unscheduled last)", plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.listForJob(ctx, a.params.job_uuid, a.query, a.include) },
   { method: 'POST', path: '/jobs/:job_uuid/visits', summary: 'Create a visit of a job', body: VisitCreateInput, output: Visit, embed: [job], creates: true, call: (ctx, a) => visitService.create(ctx, a.params.job_uuid, a.body) },
-  { method: 'GET', path: '/visits', summary: 'The calendar: visits overlapping [from, to), by start, unscheduled last', plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.list(ctx, a.query) },
+  { method: 'GET', path: '/visits', summary: 'The calendar: visits overlapping [from, to), by start, unscheduled last', plural: 'visits', query: VisitListArgs, output: Visit, call: (ctx, a) => visitService.list(ctx, a.query, a.include) },
   { method: 'GET', path: '/visits/:uuid', summary: 'Get a visit', output: Visit, embed: [job], call: (ctx, a) => visitService.get(ctx, a.params.uuid) },
   { method: 'PUT', path: '/visits/:uuid', summary: 'Update a visit', body: VisitUpdateInput, output: Visit, embed: [job], call: (ctx, a) => visitService.update(ctx, a.params.uuid, a.body) },
   { method: 'DELETE', path: '/visits/:uuid', summary: 'Delete a visit', output: DeleteResult, call: (ctx, a) => visitService.remove(ctx, a.params.uuid) },

@@ -71,3 +71,21 @@ export function orderSql(parsed: ParsedSort, keyColumn: string): string {
   const dir = parsed.descending ? 'desc' : 'asc';
   return [...parsed.exprs, keyColumn].map((x) => `${x} ${dir}`).join(', ');
 }
+
+const defaults = new Map<Function, SortExpr>();
+
+/**
+ * The order of an entity's lists when no `sort` is given, if not newest first (the visits' calendar:
+ * by start): ORDER BY items over the row's columns, the last one the key, so that pages are stable.
+ */
+export function DefaultOrder(order: SortExpr): ClassDecorator {
+  return (target) => {
+    defaults.set(target, order);
+  };
+}
+
+/** The declared default order of an entity's lists as ORDER BY (DefaultOrder), else null: newest first. */
+export function defaultOrderOf(entity: Function, col: (property: string) => string): string | null {
+  const order = defaults.get(entity);
+  return order ? order(col).join(', ') : null;
+}

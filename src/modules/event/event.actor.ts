@@ -55,6 +55,6 @@ export class EventActorSubscriber implements EventSubscriber {
   async afterTransactionStart({ em, transaction }: TransactionEventArgs): Promise<void> {
     const actor = actorOf(em as EntityManager);
     if (!actor) return;
-    await em.getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction);
+    await (em as EntityManager).getConnection().execute(SET_ACTOR_SQL, [actorSetting(actor)], 'run', transaction, em.getLoggerContext());
   }
 }

@@ -4,6 +4,9 @@ import { ApiField } from '../../schema/fields';
 import { TenantEntity, TenantScoped, TIMESTAMP } from '../../data/base.entity';
 import { GlobalId, Node } from '../../schema/global-id';
 import { Job } from '../job/job.entity';
+import { DefaultOrder } from '../../schema/sorting';
+import { CommittedListFilter } from '../../data/list-where';
+import { calendarWhere } from './visit.calendar';
 
 export enum VisitStatus {
   SCHEDULED = 'Scheduled',
@@ -25,8 +28,15 @@ const stamp = () => ({ ...TIMESTAMP, nullable: true });
 /**
  * One trip to a job's site, with its crew. The table also has `period` (generated from starts_at
  * and ends_at), read only by SQL; visit_assignments mirrors the crew for the double-booking
- * constraint (migration 0013).
+ * constraint (migration 0013). Lists are by start, unscheduled last, then created_at and uuid
+ * (docs/visits.md); the calendar of a technician's week is one of the committed statements.
  */
+@DefaultOrder((col) => [`${col('startsAt')} asc nulls last`, `${col('createdAt')} asc`, `${col('uuid')} asc`])
+@CommittedListFilter({
+  name: "a user's visits in a range (the calendar: user_id, from, to)",
+  args: {},
+  where: (w, scope) => calendarWhere(scope, { userId: '00000000-0000-0000-0000-000000000000', from: new Date(0), to: new Date(1) })(w),
+})
 @ObjectType({ implements: Node })
 @GlobalId()
 @TenantScoped()

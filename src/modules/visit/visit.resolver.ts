@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { listPlan } from '../../graphql/prefetch';
 import type { RequestContext } from '../../data/context';
 import { DeleteResult, Page, PageType, relationLimit } from '../../schema/pagination';
 import type { Awaitable } from '../../data/loaders';
@@ -22,8 +24,9 @@ export class VisitResolver {
   }
 
   @Query(() => VisitPage, { description: 'The calendar: visits overlapping [from, to), by start, unscheduled last' })
-  visits(@Ctx() ctx: RequestContext, @Args(() => VisitListArgs) args: VisitListArgs): Promise<Page<Visit>> {
-    return visitService.list(ctx, args);
+  visits(@Ctx() ctx: RequestContext, @Args(() => VisitListArgs) args: VisitListArgs, @Info() info: GraphQLResolveInfo): Promise<Page<Visit>> {
+    // What the selection reads of the visits and their jobs comes with the page (src/graphql/prefetch.ts).
+    return visitService.list(ctx, args, listPlan(ctx.em, Visit, info));
   }
 
   @Mutation(() => Visit)

@@ -2,8 +2,9 @@ import { LockMode, QueryOrder } from '@mikro-orm/core';
 import { companyIs } from '../../data/tenant';
 import { inTransaction, RequestContext } from '../../data/context';
 import { companyTimezone } from '../../data/company-time';
-import { findActive } from '../../data/crud';
-import { Page, pageOf, pageWindow } from '../../schema/pagination';
+import { findActive, ListInclude, listPage } from '../../data/crud';
+import { calendarWhere, RANGE } from './visit.calendar';
+import { Page } from '../../schema/pagination';
 import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
 import { Job } from '../job/job.entity';
@@ -15,8 +16,6 @@ import { applyVisitInput, companyUsers, setStatus, syncJobMirror } from './visit
 // its next open visit; the database refuses double booking (409 SCHEDULE_CONFLICT).
 
 type Tx = RequestContext;
-
-const RANGE = `tstzrange(?::timestamptz, ?::timestamptz, '[)')`;
 
 /** Runs `fn` in a transaction on the visit, locked against concurrent changes, then refreshes its job's mirror. */
 async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Visit, tz: string) => Promise<void>, o: { deleted?: boolean } = {}): Promise<Visit> {
@@ -37,26 +36,12 @@ async function changeVisit(ctx: RequestContext, uuid: string, fn: (tx: Tx, v: Vi
 export const visitService = {
   /**
    * The calendar: visits overlapping [from, to) (either end optional), by user, status and job;
-   * ordered by start, unscheduled last, then created_at and uuid; paginated like every list.
+   * ordered by start, unscheduled last, then created_at and uuid (the entity's DefaultOrder), or
+   * by `sort`; paginated like every list, through the shared list (listPage, one statement).
    */
-  async list(ctx: RequestContext, args: VisitListArgs): Promise<Page<Visit>> {
-    const { page, limit, offset } = pageWindow(args);
+  list(ctx: RequestContext, args: VisitListArgs, include?: ListInclude): Promise<Page<Visit>> {
     if (args.from && args.to && args.to.getTime() <= args.from.getTime()) throw AppError.field('to', 'must be after from');
-    const qb = ctx.em.createQueryBuilder(Visit, 'e').where({ company: ctx.companyId });
-    if (!args.includeDeleted) qb.andWhere({ deletedAt: null });
-    if (args.jobUuid) qb.andWhere({ job: args.jobUuid.toLowerCase() });
-    if (args.status?.length) qb.andWhere({ status: { $in: args.status } });
-    const ranged = !!(args.from || args.to);
-    const range = [args.from ?? null, args.to ?? null];
-    if (ranged) qb.andWhere(`e.period && ${RANGE}`, range);
-    if (args.userId) {
-      const inRange = ranged ? ` and a.period && ${RANGE}` : '';
-      const co = companyIs(ctx, 'a');
-      qb.andWhere(`e.uuid in (select a.visit_uuid from visit_assignments a where ${co.sql} and a.user_id = ?${inRange})`, [...co.params, args.userId.toLowerCase(), ...(ranged ? range : [])]);
-    }
-    qb.orderBy({ startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC }).limit(limit).offset(offset);
-    const [items, total] = await qb.getResultAndCount();
-    return pageOf(items, total, page, limit);
+    return listPage(ctx, Visit, args, calendarWhere(ctx, args), include);
   },
 
   /** GraphQL User.visits(from, to) of several users in one statement: each user's first 100 by start. */
@@ -74,9 +59,9 @@ export const visitService = {
     return userIds.map((id) => rows.filter((v) => v.assignedUserIds.includes(id)).slice(0, 100));
   },
 
-  async listForJob(ctx: RequestContext, jobUuid: string, args: VisitListArgs): Promise<Page<Visit>> {
+  async listForJob(ctx: RequestContext, jobUuid: string, args: VisitListArgs, include?: ListInclude): Promise<Page<Visit>> {
     const job = await findActive(ctx, Job, jobUuid, 'Job');
-    return this.list(ctx, { ...args, jobUuid: job.uuid });
+    return this.list(ctx, { ...args, jobUuid: job.uuid }, include);
   },
 
   get(ctx: RequestContext, uuid: string): Promise<Visit> {
