@@ -140,8 +140,15 @@ export function compileMapper(em: EntityManager, meta: EntityMetadata, steps: St
     else if (st.kind === 'date') set = 'v instanceof Date ? v : new Date(v)';
     else if (st.kind === 'custom') set = `${use(st.type)}.convertToJSValue(v, ${use(platform)}, ${use(options)})`;
     else if (st.kind === 'ref') {
+      // referenceTo with the target's prototype and key name looked up once, not once per row.
       const target = st.target;
-      const ref = use((pk: unknown) => referenceTo(target, pk));
+      const key = target.primaryKeys[0];
+      let proto: object | undefined;
+      const ref = use((pk: unknown) => {
+        const r = Object.create((proto ??= leanPrototype(target)));
+        r[key] = pk;
+        return r;
+      });
       set = `typeof v === 'object' ? ${ref}(v[${JSON.stringify(target.primaryKeys[0])}]) : ${ref}(v)`;
     } else throw new Error('unknown step');
     return `v = ${source(i, st)}; if (v === null) ${to} = null; else if (v !== undefined) ${to} = ${set};`;

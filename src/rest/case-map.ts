@@ -1,6 +1,7 @@
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { FieldMeta, restFieldsOf, restIndex } from '../schema/fields';
 import { isPlainObject } from '../domain/values';
+import { isoTime } from './iso-time';
 
 // The one generic converter between REST names and the classes both surfaces share. It maps names
 // and, for query strings, parses text into the declared kind; validation happens afterwards.
@@ -104,9 +105,14 @@ function parseQueryValue(meta: FieldMeta, raw: string): unknown {
 
 /** An output object (entity or result) into its REST shape, by the declared REST names. */
 export function toRest(cls: Function, obj: any): Record<string, unknown> {
+  return restWriterOf(cls)(obj);
+}
+
+/** toRest's writer of a class, for writing many objects (a list page) with one lookup. */
+export function restWriterOf(cls: Function): (obj: any) => Record<string, unknown> {
   let write = writers.get(cls);
   if (!write) writers.set(cls, (write = restWriter(cls, null)));
-  return write(obj);
+  return write;
 }
 
 const writers = new WeakMap<Function, (obj: any) => Record<string, unknown>>();
@@ -124,10 +130,15 @@ export function restWriter(cls: Function, only: readonly string[] | null): (obj:
   const convert: Array<(v: any) => unknown> = [];
   const entries = picked.map((m) => {
     if (typeof m === 'string') return `${JSON.stringify(m)}: null`;
+    const read = `(v = o[${JSON.stringify(m.prop)}])`;
+    // The scalar conversions of restConversion written in place: a closure call per field and
+    // object cost more than the rest of the writer on a list page.
+    if (!m.list && m.kind === 'datetime') return `${JSON.stringify(m.restName)}: ${read} === undefined || v === null ? null : v instanceof Date ? iso(v) : v`;
+    if (!m.list && m.kind !== 'object') return `${JSON.stringify(m.restName)}: ${read} === undefined ? null : v`;
     convert.push(restConversion(m));
     return `${JSON.stringify(m.restName)}: c[${convert.length - 1}](o[${JSON.stringify(m.prop)}])`;
   });
-  return new Function('c', `return function restOf(o) { return { ${entries.join(', ')} }; };`)(convert);
+  return new Function('c', 'iso', `return function restOf(o) { let v; return { ${entries.join(', ')} }; };`)(convert, isoTime);
 }
 
 /** How a field's value is written: null for none, timestamps as ISO text, objects by their class, lists item by item. */
@@ -135,7 +146,7 @@ function restConversion(meta: FieldMeta): (v: any) => unknown {
   let one: (v: any) => unknown;
   switch (meta.kind) {
     case 'datetime':
-      one = (v) => (v === undefined || v === null ? null : v instanceof Date ? v.toISOString() : v);
+      one = (v) => (v === undefined || v === null ? null : v instanceof Date ? isoTime(v) : v);
       break;
     case 'object':
       one = (v) => (v === undefined || v === null ? null : toRest(meta.type!(), v));

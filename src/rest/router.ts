@@ -7,7 +7,7 @@ import { FieldMeta, restFieldsOf } from '../schema/fields';
 import type { Page } from '../schema/pagination';
 import { validateInput } from '../schema/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
-import { bodyToInput, queryToInput, restWriter, toRest } from './case-map';
+import { bodyToInput, queryToInput, restWriter, restWriterOf, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
 import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
@@ -109,7 +109,7 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
 export async function shape(route: RouteDef, ctx: RequestContext, result: unknown): Promise<unknown> {
   if (route.plural) {
     const page = result as Page<unknown>;
-    const items = page.items.map((i) => toRest(route.output, i));
+    const items = page.items.map(restWriterOf(route.output));
     await embed(route.embed, ctx, page.items, items);
     return { [route.plural]: items, pagination: toRest(page.pagination.constructor, page.pagination) };
   }
