@@ -10,11 +10,16 @@ import type { DocumentView } from './document.view';
 // (pdf.worker.ts), so the bytes are the same (test/modules/document/pdf-worker.test.ts).
 //
 // Bounded: at most `size` workers (the render cap, pdf.render.ts), started on first use and kept;
-// each one renders one document at a time, with its old space capped at WORKER_HEAP_MB. A worker
+// each one renders one document at a time, its heap capped (WORKER_HEAP_MB, WORKER_YOUNG_MB). A worker
 // that fails (out of memory, a crash) fails its render and is replaced by the next render.
 
 /** The old-space cap of a worker's heap: a 500-line invoice needs about 30 MB. */
 export const WORKER_HEAP_MB = 96;
+/**
+ * The young generation's cap: V8's default let two workers add about 110 MB to the server's RSS
+ * under the PDF bench; with 16 MB, about 70 MB (docs/documents.md, "Rendering speed").
+ */
+export const WORKER_YOUNG_MB = 16;
 
 /** What a worker is asked: a view, and the font setting to render it with. */
 export interface RenderRequest {
@@ -79,7 +84,7 @@ export class RenderPool {
 
   private start(): Slot {
     const { file, eval: isCode } = entry();
-    const worker = new Worker(file, { eval: isCode, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    const worker = new Worker(file, { eval: isCode, resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     const slot: Slot = { worker, busy: null };
     // An idle worker does not keep the process alive.
     worker.unref();
