@@ -16,10 +16,11 @@ import type { DocumentView } from './document.view';
 /** The old-space cap of a worker's heap: a 500-line invoice needs about 30 MB. */
 export const WORKER_HEAP_MB = 96;
 /**
- * The young generation's cap: V8's default let two workers add about 110 MB to the server's RSS
- * under the PDF bench; with 16 MB, about 70 MB (docs/documents.md, "Rendering speed").
+ * The young generation's cap. Smaller saves memory but costs CPU: at 16 MB a worker spent about
+ * 50% more CPU per 20-line PDF than a render in the main thread (more scavenges); at 32 MB the
+ * same as the main thread, with V8's default as much memory (docs/documents.md, "Rendering speed").
  */
-export const WORKER_YOUNG_MB = 16;
+export const WORKER_YOUNG_MB = 32;
 
 /** What a worker is asked: a view, and the font setting to render it with. */
 export interface RenderRequest {
