@@ -114,12 +114,11 @@ async function main(argv: string[]): Promise<void> {
 /**
  * `--render`: no server, no database: one process renders the 20-line invoice in turn on the plain
  * path (fonts parsed per document), on the shared fonts, and on the shared fonts with words never
- * seen before in every line (the worst case of the shaping cache), and in a worker thread (the
- * server's path; CPU is the whole process's), so that all four see the same machine load; prints
- * each one's median wall time and its CPU time per PDF.
+ * seen before in every line (the worst case of the shaping cache), so that all three see the same
+ * machine load; prints each one's median wall time and its CPU time per PDF.
  */
 async function renderOnly(argv: string[]): Promise<void> {
-  const { closeRenderWorkers, renderPdf } = await import('../src/modules/document/pdf.render');
+  const { renderPdf } = await import('../src/modules/document/pdf.render');
   const rounds = Number(argv[argv.indexOf('--rounds') + 1]) || 100;
   const lines = Number(argv[argv.indexOf('--lines') + 1]) || 20;
   const view = (tag: string) => {
@@ -135,10 +134,10 @@ async function renderOnly(argv: string[]): Promise<void> {
     };
   };
   const same = view('');
-  const kinds = { plain: () => renderPdf(same, 'plain'), shared: () => renderPdf(same, 'shared'), 'shared, new words': (i: number) => renderPdf(view(String(i)), 'shared'), 'worker thread': () => renderPdf(same) };
+  const kinds = { plain: () => renderPdf(same, 'plain'), shared: () => renderPdf(same, 'shared'), 'shared, new words': (i: number) => renderPdf(view(String(i)), 'shared') };
   type Kind = keyof typeof kinds;
-  const wall: Record<Kind, number[]> = { plain: [], shared: [], 'shared, new words': [], 'worker thread': [] };
-  const cpu: Record<Kind, number> = { plain: 0, shared: 0, 'shared, new words': 0, 'worker thread': 0 };
+  const wall: Record<Kind, number[]> = { plain: [], shared: [], 'shared, new words': [] };
+  const cpu: Record<Kind, number> = { plain: 0, shared: 0, 'shared, new words': 0 };
   const names = Object.keys(kinds) as Kind[];
   for (let i = 0; i < rounds + 10; i++) {
     for (let k = 0; k < names.length; k++) {
@@ -157,7 +156,6 @@ async function renderOnly(argv: string[]): Promise<void> {
     process.stdout.write(`${lines}-line invoice, ${kind}: p50 ${med(wall[kind]).toFixed(1)} ms, min ${Math.min(...wall[kind]).toFixed(1)} ms, CPU ${(cpu[kind] / rounds).toFixed(1)} ms per PDF\n`);
   }
   process.stdout.write(`shared / plain: medians ${(med(wall.shared) / med(wall.plain)).toFixed(2)}, CPU ${(cpu.shared / cpu.plain).toFixed(2)}; new words / plain: CPU ${(cpu['shared, new words'] / cpu.plain).toFixed(2)}\n`);
-  await closeRenderWorkers();
 }
 
 if (require.main === module) {

@@ -97,13 +97,6 @@ SharedFontFormat.probe = (buffer: Uint8Array): boolean => tokenIndex(buffer) >= 
 
 let registered = false;
 
-/** A font file parsed by fontkit; throws unless it is one TrueType or OpenType font (not a collection). */
-export function parseFont(file: Buffer): object {
-  const font = fontkit.create(file);
-  if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
-  return font;
-}
-
 /**
  * Parses a font file once and answers the token to put in pdfmake's virtual file system in its
  * place: every document that uses the token gets its own view of this one parsed font.
@@ -116,7 +109,8 @@ export function shareFont(file: Buffer): Buffer {
   const hash = createHash('sha256').update(file).digest('hex');
   let index = byHash.get(hash);
   if (index === undefined) {
-    const font = parseFont(file);
+    const font = fontkit.create(file);
+    if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
     const tables = (font as unknown as { directory: { tables: Record<string, unknown> } }).directory.tables;
     const staticTrueType = !!tables.glyf && !tables.fvar && !tables.gvar && !tables.sbix && !tables.COLR;
     index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache(), glyphs: staticTrueType ? new Map() : null }) - 1;

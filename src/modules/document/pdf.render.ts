@@ -2,85 +2,62 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { documentDefinition } from './pdf.layout';
-import { parseFont, shareFont } from './pdf.fonts';
-import { RenderPool } from './pdf.pool';
+import { shareFont } from './pdf.fonts';
 import type { DocumentView } from './document.view';
 
-// PDFs are rendered by pdfmake (pure JavaScript, no browser), with Roboto from pdfmake's own
-// virtual file system (Latin, Greek, Cyrillic) or the TTF/OTF named by PDF_FONT. No URL and no
-// local file is ever read by a document: both access policies refuse everything. The server
-// renders in worker threads (pdf.pool.ts, pdf.worker.ts), which run renderHere below.
+// PDFs are rendered in this process by pdfmake (pure JavaScript, no browser), with Roboto from
+// pdfmake's own virtual file system (Latin, Greek, Cyrillic) or the TTF/OTF named by PDF_FONT.
+// No URL and no local file is ever read by a document: both access policies refuse everything.
 
-interface Pdfmake {
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pdfmake = require('pdfmake') as {
   virtualfs: { writeFileSync(name: string, data: Buffer): void };
   setFonts(fonts: Record<string, Record<string, string>>): void;
   setUrlAccessPolicy(cb: (url: string) => boolean): void;
   setLocalAccessPolicy(cb: (path: string) => boolean): void;
   createPdf(doc: unknown): { getBuffer(): Promise<Buffer> };
-}
-/** pdfmake, loaded by the first render in this thread (the server's main thread renders none). */
-let pdfmake: Pdfmake | undefined;
+};
 
-/** PDF_FONT as configured (null: Roboto). */
-let setting: string | null = null;
-/** The setting this thread's pdfmake has loaded the fonts of (undefined: none yet). */
-let loaded: string | null | undefined;
+let fontName: string | undefined;
 
 const ROBOTO = { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' };
 
 /**
- * Where a render runs and how it gets its fonts: `worker` (the server's path) in a worker thread
- * on the shared fonts; `shared` in this thread on the fonts parsed once per thread (pdf.fonts.ts);
- * `plain` in this thread, with pdfkit parsing each font file anew for the document, as pdfmake
- * does by itself. All three give the same bytes (test/modules/document/pdf-fonts.test.ts,
- * pdf-worker.test.ts).
+ * How a render gets its fonts: `shared` (the fast path) uses the fonts parsed once per process
+ * (pdf.fonts.ts); `plain` lets pdfkit parse each font file anew for the document, as pdfmake does
+ * by itself. Both give the same bytes (test/modules/document/pdf-fonts.test.ts).
  */
-export type RenderPath = 'worker' | FontPath;
 export type FontPath = 'shared' | 'plain';
 
 /** A family of four styles, as a font file in the virtual file system for each path. */
-function family(vfs: Pdfmake['virtualfs'], name: string, files: Record<keyof typeof ROBOTO, string>, read: (file: string) => Buffer): Record<string, Record<string, string>> {
+function family(name: string, files: Record<keyof typeof ROBOTO, string>, read: (file: string) => Buffer): Record<string, Record<string, string>> {
   const plain: Record<string, string> = {};
   const fast: Record<string, string> = {};
   for (const [style, file] of Object.entries(files)) {
     const bytes = read(file);
-    vfs.writeFileSync(`plain/${file}`, bytes);
-    vfs.writeFileSync(`shared/${file}`, shareFont(bytes));
+    pdfmake.virtualfs.writeFileSync(`plain/${file}`, bytes);
+    pdfmake.virtualfs.writeFileSync(`shared/${file}`, shareFont(bytes));
     plain[style] = `plain/${file}`;
     fast[style] = `shared/${file}`;
   }
   return { [`${name} shared`]: fast, [`${name} plain`]: plain };
 }
 
-/** Loads the configured fonts into this thread's pdfmake, once per setting: Roboto always, and the PDF_FONT file, which then writes every text. */
-function loadHere(): Pdfmake {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  pdfmake ??= require('pdfmake') as Pdfmake;
-  if (loaded === setting) return pdfmake;
+/** Loads the fonts once: Roboto always, and the PDF_FONT file, which then writes every text. */
+export function configurePdfFonts(pdfFont: string | null): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const vfs = require('pdfmake/build/vfs_fonts') as Record<string, string>;
-  const fonts = family(pdfmake.virtualfs, 'Roboto', ROBOTO, (file) => Buffer.from(vfs[file], 'base64'));
-  if (setting) {
-    const file = `custom${path.extname(setting).toLowerCase()}`;
-    const bytes = fs.readFileSync(setting);
-    Object.assign(fonts, family(pdfmake.virtualfs, 'Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => bytes));
+  const fonts = family('Roboto', ROBOTO, (file) => Buffer.from(vfs[file], 'base64'));
+  fontName = 'Roboto';
+  if (pdfFont) {
+    const file = `custom${path.extname(pdfFont).toLowerCase()}`;
+    const bytes = fs.readFileSync(pdfFont);
+    Object.assign(fonts, family('Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => bytes));
+    fontName = 'Custom';
   }
   pdfmake.setFonts(fonts);
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy(() => false);
-  loaded = setting;
-  return pdfmake;
-}
-
-/** Sets the PDF font (PDF_FONT, or null for Roboto); a file that is not one TrueType or OpenType font is refused here, at start. */
-export function configurePdfFonts(pdfFont: string | null): void {
-  if (pdfFont) parseFont(fs.readFileSync(pdfFont));
-  setting = pdfFont;
-}
-
-/** The font setting renders use (what a worker is sent). */
-export function fontSetting(): string | null {
-  return setting;
 }
 
 /**
@@ -118,31 +95,14 @@ export class RenderLimit {
 export const RENDER_CONCURRENCY = 2;
 export const RENDER_QUEUE = 16;
 const limit = new RenderLimit(RENDER_CONCURRENCY, RENDER_QUEUE);
-/** One worker per render the cap lets run at once. */
-const pool = new RenderPool(RENDER_CONCURRENCY);
 
-/** The PDF of a document view, within the cap: in a worker thread unless `path` says otherwise. */
-export function renderPdf(view: DocumentView, path: RenderPath = 'worker'): Promise<Buffer> {
-  return limit.run(() => (path === 'worker' ? pool.render(view, setting) : renderHere(view, path)));
-}
-
-/** The PDF of a document view, rendered in this thread (a worker's, or a test's, or the bench's). */
-export function renderHere(view: DocumentView, fonts: FontPath): Promise<Buffer> {
-  const pdf = loadHere();
-  return pdf.createPdf(documentDefinition(view, `${setting ? 'Custom' : 'Roboto'} ${fonts}`)).getBuffer();
-}
-
-/** How many render workers run (at most RENDER_CONCURRENCY). */
-export function renderWorkerCount(): number {
-  return pool.workers;
-}
-
-/** Stops the render workers. */
-export function closeRenderWorkers(): Promise<void> {
-  return pool.close();
+/** The PDF of a document view. */
+export function renderPdf(view: DocumentView, fonts: FontPath = 'shared'): Promise<Buffer> {
+  if (!fontName) configurePdfFonts(null);
+  return limit.run(() => pdfmake.createPdf(documentDefinition(view, `${fontName} ${fonts}`)).getBuffer());
 }
 
 /** Names the font setup, for the ETag: another font gives other bytes. */
 export function fontTag(): string {
-  return setting ? 'Custom' : 'Roboto';
+  return fontName ?? 'Roboto';
 }
