@@ -51,7 +51,7 @@ export async function pdfRows(o: {
 }
 
 // Only the PDF rows, on a server of their own (`npx ts-node --transpile-only bench/pdf.ts
-// [--quick] [--duration 8] [--repeat 3]`): a small seed (one company), then the rows above, as
+// [--quick] [--duration 8] [--repeat 3] [--cpu-prof <dir>]`): a small seed (one company), then the rows above, as
 // many times as --repeat says, each printed as it is measured. With `--render [--rounds 100]
 // [--lines 20]`: the renderer alone, plain fonts against shared fonts in one process.
 async function main(argv: string[]): Promise<void> {
@@ -69,7 +69,8 @@ async function main(argv: string[]): Promise<void> {
   const db = await setup.openBenchDatabase(log);
   let api: Awaited<ReturnType<typeof server.startApiServer>> | null = null;
   try {
-    api = await server.startApiServer(db.serverEnv);
+    const prof = arg('cpu-prof');
+    api = await server.startApiServer(db.serverEnv, 'server', prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []);
     const pid = api.pid;
     const size = { ...setup.QUICK, small: 0 };
     const { big } = await setup.seed(db.url, size, log);
