@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runLoad } from './load-run';
+import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
+import { startProcess } from './procs';
+import { openBenchDatabase, QUICK, seed } from './setup';
+
+// `BASE=<another checkout> [SCEN=<path>,…,graphql] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
+// Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
+// with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
+// with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
+// req/s and of server CPU per request (docs/benchmark.md, "Before and after").
+const BASE = process.env.BASE ?? '/tmp/list-base';
+const cpu = (pid: number) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
+const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
+
+async function main() {
+  const r = spawnSync(SERVER_NODE, [path.join(BASE, 'scripts/build.js'), '--quiet'], { cwd: BASE, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  const db = await openBenchDatabase(log);
+  const after = await startApiServer({ ...db.serverEnv }, 'after');
+  const procs = [after];
+  try {
+    const { big } = await seed(db.url, QUICK, log);
+    const before = await startProcess('before', SERVER_NODE, [path.join(BASE, 'dist/src/main.js')],
+      { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'false', SEED_DEMO: 'false', NODE_OPTIONS: START_NODE_OPTIONS, ...db.serverEnv }, /"port":(\d+)[^\n]*listening on/);
+    procs.push(before);
+    const baseline = await startBaseline(db.url, 10);
+    procs.push(baseline);
+    const auth = { authorization: `Bearer ${big.key}` };
+    const GQL = `query InvoicesPage($limit: Int) { invoices(limit: $limit) { items { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt customer { uuid firstName lastName email } payments { uuid paymentNumber amount status paymentDate } } pagination { page limit total totalPages } } }`;
+    const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL, variables: { limit: 100 } }) };
+    const scenarios = (process.env.SCEN ?? '/api/v1/customers?limit=50,/api/v1/invoices?limit=50,graphql').split(',');
+    const rounds = Number(process.argv[2] ?? 3);
+    const seconds = Number(process.argv[3] ?? 4);
+    const servers = [['before', before], ['after', after], ['baseline', baseline]] as const;
+    const out: Record<string, Record<string, { rps: number[]; cpu: number[] }>> = {};
+    for (const p of scenarios) {
+        const variant = p === 'graphql' ? gqlVariant : { path: p, headers: auth };
+      const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: (variant as any).method ?? 'GET', headers: variant.headers, body: (variant as any).body }).then((x) => x.text())));
+      log(`${p}: same body before/after ${bodies[0] === bodies[1]}, after/baseline ${bodies[1] === bodies[2]}`);
+      for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 10, durationSeconds: 3 });
+      out[p] = {};
+      for (let i = 0; i < rounds; i++) {
+        const order = i % 2 ? [...servers].reverse() : servers;
+        for (const [name, s] of order) {
+          const c0 = cpu(s.pid);
+          const res = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 10, durationSeconds: seconds });
+          const used = (cpu(s.pid) - c0) * 1000 / res.requests;
+          if (res.non2xx || res.errors) throw new Error(`${name}: non-2xx ${res.non2xx}`);
+          ((out[p][name] ??= { rps: [], cpu: [] }).rps.push(res.rps), out[p][name].cpu.push(used));
+          log(`${p} round ${i + 1} ${name}: ${res.rps.toFixed(1)} req/s, server CPU ${used.toFixed(3)} ms/request`);
+        }
+      }
+    }
+    const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+    for (const [p, by] of Object.entries(out)) {
+      const line = Object.entries(by).map(([n, v]) => `${n} ${med(v.rps).toFixed(1)} req/s ${med(v.cpu).toFixed(3)} ms CPU`).join(' | ');
+      console.log(`${p}: ${line} | before/baseline ${(med(by.before.rps) / med(by.baseline.rps)).toFixed(2)}x after/baseline ${(med(by.after.rps) / med(by.baseline.rps)).toFixed(2)}x`);
+    }
+  } finally {
+    for (const p of procs) await p.stop();
+    await db.close();
+  }
+}
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
