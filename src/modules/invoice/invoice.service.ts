@@ -92,9 +92,11 @@ function checkDates(issueDate: string | undefined, dueDate: string | undefined):
   if (dueDate && issueDate && dueDate < issueDate) throw AppError.field('dueDate', 'must not be before issue_date');
 }
 
-async function checkParties(tx: RequestContext, invoice: Invoice): Promise<void> {
+/** `loaded`: the invoice's job as this request already read it, the company's (loadParties); else it is read. */
+async function checkParties(tx: RequestContext, invoice: Invoice, loaded?: Job): Promise<void> {
   const estimate = invoice.estimate ? await tx.em.findOneOrFail(Estimate, ofCompany(tx, { uuid: invoice.estimate.uuid }), { filters: false }) : null;
-  checkAgreement(await loadJob(tx, invoice), invoice.customer.uuid, estimate);
+  const job = loaded && invoice.job === loaded ? loaded : await loadJob(tx, invoice);
+  checkAgreement(job, invoice.customer.uuid, estimate);
   checkDates(invoice.issueDate, invoice.dueDate);
 }
 
@@ -119,7 +121,8 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   await applyInput(ctx, invoice, input, parties ? OTHER_REFS : refs, parties ? SPECIAL_AND_PARTIES : SPECIAL);
   invoice.companyToday ??= await companyToday(ctx);
   invoice.issueDate ??= invoice.companyToday;
-  await checkParties(ctx, invoice);
+  // The job loadParties read is the one checked: no second read of it (writeNew writes only if it is unchanged).
+  await checkParties(ctx, invoice, parties?.job);
   invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, null);
   const lines = linesIn(input.lineItems);
   const t = computeTotals({

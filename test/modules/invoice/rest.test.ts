@@ -305,4 +305,29 @@ describe('REST invoices', () => {
     expect((await makeInvoice(t, b)).invoice_number).toBe('INV-0001');
     expect((await rest(t, a).get('/invoices/not-a-uuid')).status).toBe(404);
   });
+
+  it("reads the job once on create: the parties' statement and the write, and the job's checks still hold", async () => {
+    const a = await createTenant(t);
+    const job = await makeJob(t, a);
+    const other = await makeCustomer(t, a);
+    const knex = t.orm.em.getConnection().getKnex();
+    const seen: string[] = [];
+    const onQuery = (q: { sql: string }) => seen.push(q.sql);
+    const body = { job_uuid: job.uuid, customer_uuid: job.customer_uuid, issue_date: '2025-12-01', due_date: '2026-01-01', line_items: [{ description: 'Labor', quantity: 1, unit_price: 10 }] };
+    await rest(t, a).post('/invoices', body); // the key is kept by the key cache from here on
+    knex.on('query', onQuery);
+    try {
+      seen.length = 0;
+      expect((await rest(t, a).post('/invoices', body)).status).toBe(200);
+      // One statement reads the job and the customer, one writes the invoice and the job's change.
+      expect(seen).toHaveLength(2);
+      expect(seen[0]).toMatch(/^select .* from "jobs" as "j" left join "customers"/);
+      expect(seen[1]).toMatch(/insert into "invoices"/);
+    } finally {
+      knex.removeListener('query', onQuery);
+    }
+    const mismatch = await rest(t, a).post('/invoices', { ...body, customer_uuid: other.uuid });
+    expect(mismatch.status).toBe(400);
+    expect(JSON.stringify(mismatch.body)).toMatch(/job's customer/);
+  });
 });
