@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runLoad } from './load-run';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
-import { startProcess } from './procs';
-import { openBenchDatabase, QUICK, seed } from './setup';
+import { cpuMsOf, startProcess } from './procs';
+import { GQL_INVOICES, openBenchDatabase, QUICK, seed } from './setup';
 
 // `BASE=<another checkout> [SCEN=<path>,…,graphql] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
@@ -13,7 +12,6 @@ import { openBenchDatabase, QUICK, seed } from './setup';
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
 // req/s and of server CPU per request (docs/benchmark.md, "Before and after").
 const BASE = process.env.BASE ?? '/tmp/list-base';
-const cpu = (pid: number) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
 async function main() {
@@ -30,8 +28,7 @@ async function main() {
     const baseline = await startBaseline(db.url, 10);
     procs.push(baseline);
     const auth = { authorization: `Bearer ${big.key}` };
-    const GQL = `query InvoicesPage($limit: Int) { invoices(limit: $limit) { items { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt customer { uuid firstName lastName email } payments { uuid paymentNumber amount status paymentDate } } pagination { page limit total totalPages } } }`;
-    const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL, variables: { limit: 100 } }) };
+    const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL_INVOICES, variables: { limit: 100 } }) };
     const scenarios = (process.env.SCEN ?? '/api/v1/customers?limit=50,/api/v1/invoices?limit=50,graphql').split(',');
     const rounds = Number(process.argv[2] ?? 3);
     const seconds = Number(process.argv[3] ?? 4);
@@ -46,9 +43,9 @@ async function main() {
       for (let i = 0; i < rounds; i++) {
         const order = i % 2 ? [...servers].reverse() : servers;
         for (const [name, s] of order) {
-          const c0 = cpu(s.pid);
+          const c0 = cpuMsOf(s.pid);
           const res = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 10, durationSeconds: seconds });
-          const used = (cpu(s.pid) - c0) * 1000 / res.requests;
+          const used = (cpuMsOf(s.pid) - c0) / res.requests;
           if (res.non2xx || res.errors) throw new Error(`${name}: non-2xx ${res.non2xx}`);
           ((out[p][name] ??= { rps: [], cpu: [] }).rps.push(res.rps), out[p][name].cpu.push(used));
           log(`${p} round ${i + 1} ${name}: ${res.rps.toFixed(1)} req/s, server CPU ${used.toFixed(3)} ms/request`);

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { LoadJob, LoadResult, LoadVariant } from './load';
-import { Proc, ROOT } from './procs';
+import { cpuMsOf as cpuMs, Proc, ROOT } from './procs';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
 
 // `DATABASE_URL=<a database bench/setup.ts seeded> npx ts-node --transpile-only bench/cpu.ts [seconds] [rounds] [cpu-prof dir]`
@@ -14,12 +13,6 @@ import { startApiServer, startBaseline, startPostGraphile } from './server';
 // req/s on a shared machine, and it needs no fresh seed: the database is reused between runs.
 
 const SCENARIOS = ['customer_get', 'customer_create', 'graphql_company'] as const;
-
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 function load(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {

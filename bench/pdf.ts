@@ -81,10 +81,7 @@ async function main(argv: string[]): Promise<void> {
     await pgc.end();
     // The server's CPU time (user + system, /proc/<pid>/stat, in 1/100 s) per answered request:
     // what a PDF costs, whatever else the machine is doing meanwhile.
-    const cpuMs = () => {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(f[11]) + Number(f[12])) * 10;
-    };
+    const cpuMs = () => procs.cpuMsOf(pid);
     const run: Run = async (variants, extra) => {
       const job: import('./load').LoadJob = { url: base, variants, connections: 10, durationSeconds: duration, ...extra };
       if (!extra.amount) await load(quick ? { ...job, amount: 3 * (job.connections ?? 1) } : { ...job, durationSeconds: 2 });

@@ -67,6 +67,12 @@ export async function startProcess(
   };
 }
 
+/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat's utime and stime (fields 14 and 15), in 1/100 s. */
+export function cpuMsOf(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
 /** Resident set size of a process in bytes (VmRSS), or 0 when it is gone. */
 export function rssOf(pid: number): number {
   try {

@@ -7,7 +7,7 @@ import type { LoadJob, LoadVariant } from './load';
 import { Proc, rssOf, sampleRss } from './procs';
 import { runLoad } from './load-run';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
-import { FULL, openBenchDatabase, QUICK, seed, Tenant } from './setup';
+import { FULL, GQL_INVOICES, openBenchDatabase, QUICK, seed, Tenant } from './setup';
 import { printReport, Report, Row } from './report';
 import { calendarWeek } from './seed-visits';
 
@@ -54,16 +54,6 @@ function refusedLine(out: string): string {
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const json = (key: string) => ({ ...auth(key), 'content-type': 'application/json' });
-
-/** GraphQL: a page of invoices with each one's customer and payments. */
-export const GQL_INVOICES = `query InvoicesPage($limit: Int) {
-  invoices(limit: $limit) {
-    items { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt
-      customer { uuid firstName lastName email }
-      payments { uuid paymentNumber amount status paymentDate } }
-    pagination { page limit total totalPages }
-  }
-}`;
 
 /** The same page asked of PostGraphile: its generated names, the company and deleted_at as conditions. */
 export const PGL_INVOICES = `query InvoicesPage($limit: Int, $company: UUID!) {

@@ -131,3 +131,13 @@ export async function seed(url: string, size: SeedSize, log: (m: string) => void
   }
   return { big: tenants[0], small: tenants.slice(1), techs };
 }
+
+/** GraphQL: a page of invoices with each one's customer and payments. */
+export const GQL_INVOICES = `query InvoicesPage($limit: Int) {
+  invoices(limit: $limit) {
+    items { uuid invoiceNumber status issueDate dueDate totalAmount paidAmount balanceAmount createdAt
+      customer { uuid firstName lastName email }
+      payments { uuid paymentNumber amount status paymentDate } }
+    pagination { page limit total totalPages }
+  }
+}`;
