@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { actorOf, actorSetting, SET_ACTOR_SQL } from '../modules/event/event.actor';
+import { actorCte } from '../modules/event/event.actor';
 import { insertParts } from './entity-sql';
 import { markClean } from './orm-adapter';
 import { runStatement } from './prepared';
@@ -20,12 +20,12 @@ import { runStatement } from './prepared';
 export async function insertNew(em: EntityManager, entity: object): Promise<void> {
   const meta = em.getMetadata().get(entity.constructor.name);
   const row = insertParts(em, entity);
-  const actor = actorOf(em);
+  const actor = actorCte(em);
   const table = `"${meta.tableName}"`;
   const sql = actor
-    ? `with "actor" as (${SET_ACTOR_SQL}) insert into ${table} (${row.columns}) select ${row.values} from "actor"`
+    ? `with ${actor.sql} insert into ${table} (${row.columns}) select ${row.values} from "actor"`
     : `insert into ${table} (${row.columns}) values (${row.values})`;
   // Prepared (src/data/prepared.ts): one text per entity, the values as parameters.
-  await runStatement(em, sql, actor ? [actorSetting(actor), ...row.params] : row.params);
+  await runStatement(em, sql, actor ? [...actor.params, ...row.params] : row.params);
   markClean(em, entity);
 }

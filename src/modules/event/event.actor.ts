@@ -50,6 +50,16 @@ export function actorOf(em: Pick<EntityManager, 'getLoggerContext'>): Actor | un
   return actor && actor.type !== 'system' ? actor : undefined;
 }
 
+/**
+ * For a statement that may run in autocommit outside MikroORM's transactions (a one-statement
+ * create): the CTE `"actor"` that sets the EntityManager's actor and its parameter, or null for the
+ * system. The statement must read from "actor" so that the setting is made before its triggers run.
+ */
+export function actorCte(em: Pick<EntityManager, 'getLoggerContext'>): { sql: string; params: string[] } | null {
+  const actor = actorOf(em);
+  return actor ? { sql: `"actor" as (${SET_ACTOR_SQL})`, params: [actorSetting(actor)] } : null;
+}
+
 /** Sets `fsc.actor` in each transaction MikroORM begins, from its EntityManager's actor (see actAs). */
 export class EventActorSubscriber implements EventSubscriber {
   async afterTransactionStart({ em, transaction }: TransactionEventArgs): Promise<void> {

@@ -3,7 +3,7 @@ import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } fro
 import { isUuid } from '../../domain/values';
 import { leanColumn } from '../../data/list';
 import { markClean } from '../../data/orm-adapter';
-import { actorOf, actorSetting, SET_ACTOR_SQL } from '../event/event.actor';
+import { actorCte } from '../event/event.actor';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
 import { numberingService } from '../numbering/numbering.service';
@@ -84,10 +84,9 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<b
   const row = insertParts(em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
   // Outside a transaction the statement runs in autocommit: it sets the request's actor itself, for
   // the event its trigger writes (as src/data/insert.ts does; docs/events.md).
-  const actor = actorOf(em);
-  const withActor = actor ? `"actor" as (${SET_ACTOR_SQL}), ` : '';
-  const sql = `with ${withActor}"job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job"${actor ? ', "actor"' : ''} returning "invoice_number"`;
-  const params = [...(actor ? [actorSetting(actor)] : []), ...Object.values(change), job.uuid, ctx.companyId, job.updatedAt, ...row.params];
+  const actor = actorCte(em);
+  const sql = `with ${actor ? `${actor.sql}, ` : ''}"job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job"${actor ? ', "actor"' : ''} returning "invoice_number"`;
+  const params = [...(actor?.params ?? []), ...Object.values(change), job.uuid, ctx.companyId, job.updatedAt, ...row.params];
   const [written] = await em.getConnection().execute<{ invoice_number: string }[]>(sql, params, 'all', em.getTransactionContext());
   if (!written) return false;
   invoice.invoiceNumber = written.invoice_number;
