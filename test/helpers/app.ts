@@ -106,3 +106,24 @@ export async function gql(t: TestApp, tenant: Tenant | string, query: string, va
   const res = await request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).set(headers).send({ query, variables });
   return res.body as { data?: any; errors?: Array<{ message: string; extensions: { code: string; details?: Array<{ field: string; message: string }> } }> };
 }
+
+/**
+ * Registers the hooks of a plain `pg` client on this worker's database (connected in beforeAll,
+ * ended in afterAll), for tests that read or write rows beside the API. The returned object is the
+ * client, usable inside tests.
+ */
+export function useDbClient(): Client {
+  let client: Client | undefined;
+  beforeAll(async () => {
+    client = new Client({ connectionString: await workerDatabase() });
+    await client.connect();
+  });
+  afterAll(() => client?.end());
+  return new Proxy({} as Client, {
+    get(_target, name) {
+      if (!client) throw new Error('useDbClient: the client is connected in beforeAll; use it inside tests');
+      const value = Reflect.get(client, name, client) as unknown;
+      return typeof value === 'function' ? value.bind(client) : value;
+    },
+  });
+}

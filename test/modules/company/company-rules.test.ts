@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { useTestApp, createTenant, rest, Tenant } from '../../helpers/app';
+import { useTestApp, createTenant, rest, Tenant, useDbClient } from '../../helpers/app';
 import { makeInvoice } from '../../helpers/billing';
 import { companyTimezone } from '../../../src/data/company-time';
 import type { RequestContext } from '../../../src/data/context';
@@ -12,12 +11,7 @@ import { companyTodayIn, companyTodaySql, DEFAULT_TIMEZONE } from '../../../src/
 // and the SQL form run in PostgreSQL; and the events trigger's copy (migration 0010) against the rule.
 
 const t = useTestApp();
-let db: Client;
-beforeAll(async () => {
-  db = new Client({ connectionString: t.url });
-  await db.connect();
-});
-afterAll(() => db.end());
+const db = useDbClient();
 
 const location = (o: object) => ({ name: 'Shop', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', ...o });
 

@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { workerDatabase } from '../../helpers/app';
+import { useDbClient } from '../../helpers/app';
 import { containsPattern } from '../../../src/data/crud';
 import { customerSearchColumnSql, customerSearchFieldsSql, customerSearchSql, phoneDigitsSql, SEARCH_SEPARATOR } from '../../../src/modules/customer/customer.rules';
 
@@ -7,12 +6,7 @@ import { customerSearchColumnSql, customerSearchFieldsSql, customerSearchSql, ph
 // phone_digits (migration 0023) are generated from the rule's expressions, and the rule's match
 // on them is the field-by-field ILIKE (and the phone's digits) for every term.
 
-let db: Client;
-beforeAll(async () => {
-  db = new Client({ connectionString: await workerDatabase() });
-  await db.connect();
-});
-afterAll(() => db.end());
+const db = useDbClient();
 
 /** The generation expression of a column of `table`, as PostgreSQL writes it back. */
 const generated = async (table: string, column: string) =>

@@ -1,16 +1,10 @@
-import { Client } from 'pg';
-import { workerDatabase } from '../../helpers/app';
+import { useDbClient } from '../../helpers/app';
 import { expiredSql, isExpired, statusFilterSql } from '../../../src/modules/estimate/estimate.rules';
 
 // Estimate expiry (src/modules/estimate/estimate.rules.ts) in its two forms over the same
 // fixtures: the SQL form run in PostgreSQL.
 
-let db: Client;
-beforeAll(async () => {
-  db = new Client({ connectionString: await workerDatabase() });
-  await db.connect();
-});
-afterAll(() => db.end());
+const db = useDbClient();
 
 const now = new Date('2026-03-08T15:00:00.000Z');
 const fixtures = ['Pending', 'Accepted', 'Declined', 'Expired'].flatMap((status) =>

@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { useTestApp, createTenant, rest } from '../../helpers/app';
+import { useTestApp, createTenant, rest, useDbClient } from '../../helpers/app';
 import { makeJob } from '../../helpers/billing';
 import { billedJobChange, billsJob, isOverdue, overdueSql } from '../../../src/modules/invoice/invoice.rules';
 import { JobStatus } from '../../../src/modules/job/job.rules';
@@ -8,12 +7,7 @@ import { JobStatus } from '../../../src/modules/job/job.rules';
 // the SQL form run in PostgreSQL.
 
 const t = useTestApp();
-let db: Client;
-beforeAll(async () => {
-  db = new Client({ connectionString: t.url });
-  await db.connect();
-});
-afterAll(() => db.end());
+const db = useDbClient();
 
 describe('overdue', () => {
   const today = '2026-03-08';

@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { useTestApp, createTenant, rest } from '../../helpers/app';
+import { useTestApp, createTenant, rest, useDbClient } from '../../helpers/app';
 import { makeInvoice, makeJob, pay } from '../../helpers/billing';
 import { paymentCustomerOf } from '../../../src/modules/payment/payment.rules';
 
@@ -8,12 +7,7 @@ import { paymentCustomerOf } from '../../../src/modules/payment/payment.rules';
 // another customer) leave every payment row with its invoice's customer.
 
 const t = useTestApp();
-let db: Client;
-beforeAll(async () => {
-  db = new Client({ connectionString: t.url });
-  await db.connect();
-});
-afterAll(() => db.end());
+const db = useDbClient();
 
 it('payments follow their invoice to another customer, and a payment marked paid takes the new one', async () => {
   const tenant = await createTenant(t);
