@@ -26,6 +26,8 @@ export interface Tracked {
   created: Array<[string, string]>;
   /** Columns added to the row image: @Formula values of the entity, as its SQL computes them. */
   extra?: string;
+  /** Columns left out of the row images (stored generated columns that no field renders; migration 0025). */
+  omit?: string[];
 }
 
 const became = (col: string, v: string) => `n.${col} = '${v}' and o.${col} is distinct from '${v}'`;
@@ -79,7 +81,8 @@ const NOTE_TX = `if found then insert into event_transactions (xid) values (pg_c
 /** The trigger functions of a tracked table (later migrations track their new tables with it). */
 export function triggerFunctions(t: Tracked): string[] {
   const r = t.resource;
-  const image = t.extra ? `to_jsonb(n) || ${t.extra}` : 'to_jsonb(n)';
+  const minus = (t.omit ?? []).map((c) => ` - '${c}'`).join('');
+  const image = t.extra ? `to_jsonb(n)${minus} || ${t.extra}` : `to_jsonb(n)${minus}`;
   const types = (pairs: Array<[string, string]>, first: string) =>
     `(select x.type from (values ${[[first, 'true'], ...pairs].map(([ty, cond]) => `('${ty}', ${cond})`).join(', ')}) as x(type, ok) where x.ok)`;
   // A soft delete or a restore is that event alone; any other change of a column is `.updated`
@@ -97,7 +100,7 @@ export function triggerFunctions(t: Tracked): string[] {
       insert into events (company_uuid, type, resource, record_uuid, actor, row, previous)
       select n.company_uuid, ty, '${r}', n.uuid, ${ACTOR}, ${image}, d.previous
       from new_rows n join old_rows o on o.uuid = n.uuid
-      cross join lateral (select to_jsonb(o) as old_image, to_jsonb(n) as new_image) as j
+      cross join lateral (select to_jsonb(o)${minus} as old_image, to_jsonb(n)${minus} as new_image) as j
       cross join lateral (select jsonb_object_agg(k.key, k.value) as previous from jsonb_each(j.old_image) as k where j.new_image -> k.key is distinct from k.value) as d
       cross join lateral unnest(${updateTypes}) as ty(ty)
       where d.previous is not null;

@@ -18,6 +18,7 @@ import { Migration20261125000017_feed_page } from './Migration20261125000017_fee
 import { Migration20261125000020_access_notify } from './Migration20261125000020_access_notify';
 import { Migration20261125000023_customer_search_text } from './Migration20261125000023_customer_search_text';
 import { Migration20261125000024_kept_changes } from './Migration20261125000024_kept_changes';
+import { Migration20261125000025_customer_event_images } from './Migration20261125000025_customer_event_images';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -41,4 +42,5 @@ export const migrationsList = [
   { name: 'Migration20261125000020_access_notify', class: Migration20261125000020_access_notify },
   { name: 'Migration20261125000023_customer_search_text', class: Migration20261125000023_customer_search_text },
   { name: 'Migration20261125000024_kept_changes', class: Migration20261125000024_kept_changes },
+  { name: 'Migration20261125000025_customer_event_images', class: Migration20261125000025_customer_event_images },
 ];

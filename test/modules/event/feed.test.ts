@@ -17,7 +17,13 @@ describe('event log and feed', () => {
     const db = new Client({ connectionString: t.url });
     await db.connect();
     await db.query(`update customers set deleted_at = null where uuid = $1`, [c.uuid]);
+    // The stored rows leave out the generated search columns (migration 0025, docs/events.md
+    // "Storage"): in the row image and in what an update's previous compares.
+    const stored = (await db.query(`select row, previous from events where record_uuid = $1 order by id`, [c.uuid])).rows as Array<{ row: object; previous: object | null }>;
     await db.end();
+    expect(stored).toHaveLength(4);
+    for (const e of stored) for (const key of ['search_text', 'phone_digits']) expect([key, Object.keys(e.row).includes(key)]).toEqual([key, false]);
+    expect(Object.keys(stored[1].previous!).sort()).toEqual(['first_name', 'updated_at']);
     const { events } = await readAll(t, a);
     expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.updated', 'customer.deleted', 'customer.restored']);
     const [created, updated, deleted, restored] = events;
