@@ -73,6 +73,6 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."description", e."pricing_type", e."base_price", e."tier_good", e."tier_better", e."tier_best", e."addons", e."tax_rate"
   from "templates" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
