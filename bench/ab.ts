@@ -1,16 +1,19 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
 import { runLoad } from './load-run';
+import type { LoadVariant } from './load';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
 import { cpuMsOf, startProcess } from './procs';
 import { GQL_INVOICES, openBenchDatabase, QUICK, seed } from './setup';
 
-// `BASE=<another checkout> [SCEN=<path>,…,graphql] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
+// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
 // with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
-// req/s and of server CPU per request (docs/benchmark.md, "Before and after").
+// req/s and of server CPU per request (docs/benchmark.md, "Before and after"). `get`: GET of one
+// customer (200 of them in turn); `create`: a customer create (answers compared by their keys).
 const BASE = process.env.BASE ?? '/tmp/list-base';
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
@@ -28,6 +31,15 @@ async function main() {
     const baseline = await startBaseline(db.url, 10);
     procs.push(baseline);
     const auth = { authorization: `Bearer ${big.key}` };
+    const pgc = new Client({ connectionString: db.url });
+    await pgc.connect();
+    const ids = (await pgc.query(`select uuid from customers where company_uuid = $1 order by md5(uuid::text) limit 200`, [big.companyUuid])).rows.map((r) => r.uuid as string);
+    await pgc.end();
+    const json = { ...auth, 'content-type': 'application/json' };
+    const named: Record<string, LoadVariant[]> = {
+      get: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })),
+      create: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
+    };
     const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL_INVOICES, variables: { limit: 100 } }) };
     const scenarios = (process.env.SCEN ?? '/api/v1/customers?limit=50,/api/v1/invoices?limit=50,graphql').split(',');
     const rounds = Number(process.argv[2] ?? 3);
@@ -35,16 +47,19 @@ async function main() {
     const servers = [['before', before], ['after', after], ['baseline', baseline]] as const;
     const out: Record<string, Record<string, { rps: number[]; cpu: number[] }>> = {};
     for (const p of scenarios) {
-        const variant = p === 'graphql' ? gqlVariant : { path: p, headers: auth };
-      const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: (variant as any).method ?? 'GET', headers: variant.headers, body: (variant as any).body }).then((x) => x.text())));
-      log(`${p}: same body before/after ${bodies[0] === bodies[1]}, after/baseline ${bodies[1] === bodies[2]}`);
-      for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 10, durationSeconds: 3 });
+      const variants: LoadVariant[] = named[p] ?? [p === 'graphql' ? gqlVariant : { path: p, headers: auth }];
+      const variant = variants[0];
+      const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: variant.method ?? 'GET', headers: variant.headers, body: variant.body }).then((x) => x.text())));
+      // A created record is new each time: its keys are compared.
+      const same = (a: string, b: string) => (p === 'create' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);
+      log(`${p}: same body before/after ${same(bodies[0], bodies[1])}, after/baseline ${same(bodies[1], bodies[2])}`);
+      for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants, connections: 10, durationSeconds: 3 });
       out[p] = {};
       for (let i = 0; i < rounds; i++) {
         const order = i % 2 ? [...servers].reverse() : servers;
         for (const [name, s] of order) {
           const c0 = cpuMsOf(s.pid);
-          const res = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 10, durationSeconds: seconds });
+          const res = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants, connections: 10, durationSeconds: seconds });
           const used = (cpuMsOf(s.pid) - c0) / res.requests;
           if (res.non2xx || res.errors) throw new Error(`${name}: non-2xx ${res.non2xx}`);
           ((out[p][name] ??= { rps: [], cpu: [] }).rps.push(res.rps), out[p][name].cpu.push(used));

@@ -73,3 +73,11 @@ export const CUSTOMER_ROW = `json_build_array(${columns('e', CUSTOMER)})`;
 export const REST_INVOICE_ROW = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
 /** The row of the GraphQL invoices page: the columns its selection reads, with the customer and payments. */
 export const GQL_INVOICE_ROW = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
+
+/**
+ * GET of one customer as the server reads it (src/data/crud.ts readActive, the keyed statement of
+ * src/data/keyed.ts): every column, the key a one-element array ($2), prepared.
+ */
+export const CUSTOMER_BY_ID =
+  `select ${CUSTOMER.map((c) => `e."${c.replace('=', '')}"`).join(', ')} from "customers" as e ` +
+  `where e."company_uuid" = $1 and e."uuid" = any($2::uuid[]) and e."deleted_at" is null order by e."created_at" desc, e."uuid" desc`;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { CUSTOMER, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
+import { CUSTOMER, CUSTOMER_BY_ID, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
 import { customerSearchSql } from '../src/modules/customer/customer.rules';
 import { isOverdue } from '../src/modules/invoice/invoice.rules';
 
@@ -158,9 +158,6 @@ async function customerList(company: string, q: URLSearchParams): Promise<Row> {
   return { customers: rows.map((v) => customerJson(rowOf(CUSTOMER, v))), pagination: pagination(page, limit, total) };
 }
 
-const CUSTOMER_BY_ID = `select c0.*, p1.uuid as p1__uuid from customers as c0 left join locations as p1 on c0.primary_service_location_uuid = p1.uuid and p1.company_uuid = $1
-  where c0.company_uuid = $1 and c0.uuid = $2 and c0.company_uuid = $1 and c0.deleted_at is null limit 1`;
-
 async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
   const { page, limit } = pageArgs(q);
   const row = REST_INVOICE_ROW;
@@ -265,7 +262,8 @@ const server = http.createServer(async (req, res) => {
     if (req.method === 'GET' && url.pathname === '/api/v1/customers') return ok(await customerList(company, url.searchParams));
     const one = /^\/api\/v1\/customers\/([0-9a-f-]{36})$/.exec(url.pathname);
     if (req.method === 'GET' && one) {
-      const { rows } = await pool.query(CUSTOMER_BY_ID, [company, one[1]]);
+      // Named: the server prepares its one-record read (src/data/keyed.ts).
+      const { rows } = await pool.query({ name: 'customer_by_id', text: CUSTOMER_BY_ID, values: [company, `{${one[1]}}`] });
       return rows[0] ? ok(customerJson(rows[0])) : send(res, 404, { success: false, data: null, error: { code: 'NOT_FOUND', message: 'Customer not found' } });
     }
     if (req.method === 'POST' && url.pathname === '/api/v1/customers') return ok(await createCustomer(company, await readBody(req)));

@@ -41,6 +41,10 @@ export async function startProcess(
       const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
+        // Not on every later chunk: the server logs a line per request, and scanning the kept
+        // output (up to 400 KB) per chunk cost this process CPU the measured server shares.
+        proc.stdout!.off('data', check);
+        proc.stderr!.off('data', check);
         resolve(Number(m[1]));
       }
     };

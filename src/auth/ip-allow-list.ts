@@ -37,9 +37,23 @@ export function clientAddress(req: Request, trustProxy: boolean): string | null 
   // With trusted proxies express derives req.ip from X-Forwarded-For; otherwise the socket decides.
   const raw = trustProxy ? req.ip : req.socket.remoteAddress;
   if (!raw) return null;
+  // Every request line logs it: each address text is parsed once (ipaddr.js), not per request.
+  let address = processed.get(raw);
+  if (address === undefined) {
+    address = processAddress(raw);
+    if (processed.size >= 10_000) processed.clear();
+    processed.set(raw, address);
+  }
+  return address;
+}
+
+/** An address text as clientAddress gives it (test/auth/ip-allow-list.test.ts compares the cached answers with it). */
+export function processAddress(raw: string): string | null {
   const zoneless = raw.replace(/%.*$/, '');
   return ipaddr.isValid(zoneless) ? ipaddr.process(zoneless).toString() : null;
 }
+
+const processed = new Map<string, string | null>();
 
 // Keys keep their allow-list as canonical CIDR text; each entry is parsed once per process, not on
 // every request of the key. Bounded: entries come from the keys an operator made.

@@ -57,13 +57,19 @@ export function formulaSql(meta: EntityMetadata, prop: any, alias: string): stri
   return (prop.formula as any)(table, meta.createColumnMappingObject());
 }
 
-/** `select e.*, <formulas> from <table> as e`: what em.find selects for the entity; null with a lazy formula. */
+/**
+ * `select e."uuid", …, <formulas> from <table> as e`: the columns em.find selects for the entity,
+ * each named (its read properties in declaration order), so that the statement can be a prepared
+ * one, whose result columns must not change under it (src/data/prepared.ts); null with a lazy
+ * formula. Columns no property maps (the customers' generated search columns) are not read:
+ * nothing read them from `e.*` either.
+ */
 export function selectOf(meta: EntityMetadata): string | null {
-  const cols = ['e.*'];
+  const cols: string[] = [];
   for (const prop of columns(meta).read) {
-    if (!prop.formula) continue;
-    if (prop.lazy) return null;
-    cols.push(`${formulaSql(meta, prop, 'e')} as ${q(prop.fieldNames[0])}`);
+    if (!prop.formula) cols.push(`e.${q(prop.fieldNames[0])}`);
+    else if (prop.lazy) return null;
+    else cols.push(`${formulaSql(meta, prop, 'e')} as ${q(prop.fieldNames[0])}`);
   }
   return `select ${cols.join(', ')} from ${tableOf(meta)} as e`;
 }

@@ -5,10 +5,12 @@ import { columnOf, q, selectOf } from './columns';
 import { autoFlush, identityMapDisabled } from './orm-adapter';
 import type { TenantScope } from './tenant';
 import { LIVE_FILTER } from './base.entity';
+import { runStatement } from './prepared';
 
 // Batched loads by key (the loaders): their statements only vary in the company and the keys, so
 // each is written once per entity and relation from the metadata and run with parameters (the
-// keys as one array), instead of going through em.find's criteria pipeline on every request.
+// keys as one array) as a prepared statement, instead of going through em.find's criteria
+// pipeline on every request, or being parsed and planned by PostgreSQL on every request.
 // The rows are those em.find returns: the same columns and @Formula values, mapped by the
 // driver's result mapper, then lean. Tenancy: the company's rows only (every company-owned
 // entity carries company_uuid; related records of one company are always that company's).
@@ -64,6 +66,7 @@ export async function leanByKeys<T>(em: EntityManager, scope: TenantScope, entit
   const meta = em.getMetadata().get(entity.name);
   const driver = em.getDriver();
   const mapper = mapperOf(em, entity.name)!;
-  const rows = (await em.getConnection().execute(st.sql, [scope.companyId, arrayLiteral(keys)], 'all', em.getTransactionContext())) as Data[];
+  // A named prepared statement (src/data/prepared.ts): GET of one record runs it on every request.
+  const rows = await runStatement<Data[]>(em, st.sql, [scope.companyId, arrayLiteral(keys)]);
   return rows.map((row) => mapper(driver.mapResult(row, meta) as Data));
 }

@@ -67,6 +67,8 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
     }
     const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false);
     if (keyed) list.push({ name: `load by ${meta.primaryKeys[0]} (the loaders; the keys one array)`, sql: keyed.sql });
+    const one = deletable ? keyedStatement(em, meta.className, meta.primaryKeys[0], true) : null;
+    if (one) list.push({ name: `read one live record by ${meta.primaryKeys[0]} (readActive, GET of one record; the key a one-element array)`, sql: one.sql });
     for (const p of meta.relations) {
       if (p.kind !== ReferenceKind.MANY_TO_ONE || p.name === 'company' || !meta.properties['deletedAt' as never]) continue;
       const st = keyedStatement(em, meta.className, p.name, true);

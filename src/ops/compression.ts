@@ -29,13 +29,21 @@ export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null
   return br >= gz ? 'br' : 'gzip';
 }
 
+/**
+ * Whether a body is under COMPRESS_MIN_BYTES: a string's UTF-8 length lies between its length and
+ * three times it, so only a string of a length in between is measured (Buffer.byteLength).
+ */
+export function tooSmall(body: unknown): boolean {
+  if (typeof body === 'string') return body.length >= COMPRESS_MIN_BYTES ? false : body.length * 3 < COMPRESS_MIN_BYTES || Buffer.byteLength(body) < COMPRESS_MIN_BYTES;
+  return Buffer.isBuffer(body) ? body.length < COMPRESS_MIN_BYTES : true;
+}
+
 export function compression(): RequestHandler {
   return (req, res, next) => {
     const send = res.send.bind(res) as Response['send'];
     res.send = function compressed(body?: unknown) {
       const type = String(res.getHeader('Content-Type') ?? '');
-      const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
-      if (bytes < COMPRESS_MIN_BYTES || !COMPRESSIBLE.test(type) || res.getHeader('Content-Encoding') || req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
+      if (tooSmall(body) || !COMPRESSIBLE.test(type) || res.getHeader('Content-Encoding') || req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
         return send(body);
       }
       res.vary('Accept-Encoding');

@@ -118,3 +118,22 @@ describe('IP allow-lists without a trusted proxy', () => {
     expect((await request(direct.app).get('/api/v1/customers').set('Authorization', `Bearer ${v4.key}`)).status).toBe(200);
   });
 });
+
+describe('clientAddress', () => {
+  it('gives for each request what parsing its address gives, though each address text is parsed once', () => {
+    const { clientAddress, processAddress } = jest.requireActual('../../src/auth/ip-allow-list') as typeof import('../../src/auth/ip-allow-list');
+    const texts = ['127.0.0.1', '::ffff:10.1.2.3', '::1', 'fe80::1%eth0', '2001:DB8::5', '::ffff:7f00:1', 'not an address', '10.0.0.1', '0x0a.1', ''];
+    // One socket (a keep-alive connection) whose requests name different clients behind a proxy.
+    const socket = { remoteAddress: undefined as string | undefined };
+    for (let round = 0; round < 3; round++) {
+      for (const raw of texts) {
+        const expected = raw ? processAddress(raw) : null;
+        expect(clientAddress({ ip: raw, socket } as never, true)).toBe(expected);
+        socket.remoteAddress = raw;
+        expect(clientAddress({ ip: '198.51.100.1', socket } as never, false)).toBe(expected);
+      }
+    }
+    expect(processAddress('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(processAddress('fe80::1%eth0')).toBe('fe80::1');
+  });
+});

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CUSTOMER_ROW, GQL_INVOICE_ROW, LIVE, listSql, REST_INVOICE_ROW } from '../../bench/baseline-sql';
+import { CUSTOMER_BY_ID, CUSTOMER_ROW, GQL_INVOICE_ROW, LIVE, listSql, REST_INVOICE_ROW } from '../../bench/baseline-sql';
 import { QUERIES_DIR } from '../../src/data/emit-sql';
 import { listSql as readModelListSql } from '../../src/data/list';
 import { liveWhere, normalizeSql, parseSqlFile } from '../../src/data/queries';
@@ -32,6 +32,10 @@ describe('the bench baseline\'s list statements', () => {
     // A search (any filter): the total remembered under the same change count.
     expect(plain(listSql('customers', LIVE, CUSTOMER_ROW, 2, false, true))).toBe(plain(committed('customers', 'list with a filter')));
     expect(plain(listSql('invoices', LIVE, REST_INVOICE_ROW, 2, false))).toBe(plain(committed('invoices', 'list with its customer')));
+  });
+
+  it('the one-customer read is the committed statement of readActive', () => {
+    expect(plain(CUSTOMER_BY_ID)).toBe(plain(committed('customers', 'read one live record by uuid')));
   });
 
   it('the GraphQL page is the read model\'s list with its customer and payments, fewer columns read', () => {

@@ -270,6 +270,36 @@ describe('lean read path', () => {
     expect(compared).toBeGreaterThan(10);
   });
 
+  it('loads by keys as a named prepared statement, with the rows MikroORM\'s execute gives (DB_PREPARED_STATEMENTS=false)', async () => {
+    const demo = await seedDemoIfEmpty(t.orm);
+    const companyId = demo!.company.uuid;
+    const { usePreparedStatements } = await import('../../src/data/prepared');
+    const { keyedStatement } = await import('../../src/data/keyed');
+    const diffs: string[] = [];
+    let compared = 0;
+    for (const cls of entities as any[]) {
+      const meta = t.orm.getMetadata().get(cls.name);
+      if (!meta.filters[TENANT_FILTER] || !keyedStatement(t.orm.em, cls.name, meta.primaryKeys[0], false)) continue;
+      const pk = meta.primaryKeys[0];
+      const keys = (await t.orm.em.fork().find(cls, {}, { filters: false })).map((r: any) => r[pk]);
+      // The same statement through the transaction's connection, which then holds it prepared.
+      const prepared = await t.orm.em.fork().transactional(async (em) => {
+        const rows = await leanByKeys(em, { companyId }, cls, pk, keys, false);
+        const held = await em.getConnection().execute(`select statement from pg_prepared_statements where statement like ?`, [`% from "${meta.tableName}" as e where % and e."${meta.properties[pk].fieldNames[0]}" = any($2::%`], 'all', em.getTransactionContext());
+        expect(held).toHaveLength(1);
+        return rows;
+      });
+      usePreparedStatements(false);
+      const plain = await leanByKeys(tenantFork(companyId), { companyId }, cls, pk, keys, false).finally(() => usePreparedStatements(true));
+      expect(prepared).toHaveLength(plain.length);
+      const byKey = new Map(plain.map((r: any) => [r[pk], r]));
+      prepared.forEach((r: any) => diffs.push(...compare(cls, meta, byKey.get(r[pk]), r)));
+      compared += prepared.length;
+    }
+    expect(diffs).toEqual([]);
+    expect(compared).toBeGreaterThan(10);
+  });
+
   it('lean records are snapshots: changing one writes nothing', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const em = t.orm.em.fork();

@@ -45,6 +45,6 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by id (the loaders; the keys one array)
-select e.*
+select e."id", e."company_uuid", e."user_id", e."key_hash", e."key_prefix", e."allowed_ips", e."usage_limit", e."usage_period", e."created_at", e."revoked_at"
   from "api_keys" as e
   where e."company_uuid" = ? and e."id" = any(?::uuid[]);

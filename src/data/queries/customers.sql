@@ -133,12 +133,18 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."first_name", e."last_name", e."company_name", e."email", e."phone", e."customer_type", e."is_vip", e."physical_address1", e."physical_address2", e."physical_city", e."physical_state", e."physical_zip", e."billing_address1", e."billing_address2", e."billing_city", e."billing_state", e."billing_zip", e."primary_service_location_uuid", e."notes", e."internal_flags", e."on_my_way_notify_via"
   from "customers" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."first_name", e."last_name", e."company_name", e."email", e."phone", e."customer_type", e."is_vip", e."physical_address1", e."physical_address2", e."physical_city", e."physical_state", e."physical_zip", e."billing_address1", e."billing_address2", e."billing_city", e."billing_state", e."billing_zip", e."primary_service_location_uuid", e."notes", e."internal_flags", e."on_my_way_notify_via"
+  from "customers" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by primaryServiceLocation (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."first_name", e."last_name", e."company_name", e."email", e."phone", e."customer_type", e."is_vip", e."physical_address1", e."physical_address2", e."physical_city", e."physical_state", e."physical_zip", e."billing_address1", e."billing_address2", e."billing_city", e."billing_state", e."billing_zip", e."primary_service_location_uuid", e."notes", e."internal_flags", e."on_my_way_notify_via"
   from "customers" as e
   where e."company_uuid" = ? and e."primary_service_location_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -143,36 +143,42 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
+  from "estimates" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by customer (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by job (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by template (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."template_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by location (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."location_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by createdBy (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."estimate_number", e."customer_uuid", e."job_uuid", e."template_uuid", e."location_uuid", e."created_by_user_id", e."status", e."template_name", e."pricing_type", e."selected_tier", e."base_amount", e."addons_amount", e."tax_amount", e."total_amount", e."quantity", e."selected_addons", e."adjustments", e."pricing_snapshot", e."service_description", e."internal_notes", e."customer_notes", e."response_notes", e."expires_at", e."acceptance", e."responded_at"
   from "estimates" as e
   where e."company_uuid" = ? and e."created_by_user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -129,7 +129,7 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*, (now() at time zone coalesce((
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
       select l.timezone
         from locations l
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
@@ -137,8 +137,18 @@ select e.*, (now() at time zone coalesce((
   from "invoices" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
+      select l.timezone
+        from locations l
+        where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
+        limit 1), 'America/New_York'))::date::text as "company_today"
+  from "invoices" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by customer (relation lists; the keys one array)
-select e.*, (now() at time zone coalesce((
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
       select l.timezone
         from locations l
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
@@ -148,7 +158,7 @@ select e.*, (now() at time zone coalesce((
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by job (relation lists; the keys one array)
-select e.*, (now() at time zone coalesce((
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
       select l.timezone
         from locations l
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
@@ -158,7 +168,7 @@ select e.*, (now() at time zone coalesce((
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by estimate (relation lists; the keys one array)
-select e.*, (now() at time zone coalesce((
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
       select l.timezone
         from locations l
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null
@@ -168,7 +178,7 @@ select e.*, (now() at time zone coalesce((
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by location (relation lists; the keys one array)
-select e.*, (now() at time zone coalesce((
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."invoice_number", e."customer_uuid", e."job_uuid", e."estimate_uuid", e."location_uuid", e."invoice_type", e."progress_percentage", e."issue_date", e."due_date", e."subtotal", e."tax_amount", e."discount_amount", e."total_amount", e."paid_amount", e."balance_amount", e."line_items", e."notes", e."terms", e."internal_notes", e."status", (now() at time zone coalesce((
       select l.timezone
         from locations l
         where l.company_uuid = "e".company_uuid and l.is_primary and l.deleted_at is null

@@ -73,18 +73,24 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
   from "job_photos" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
+  from "job_photos" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by job (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
   from "job_photos" as e
   where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by user (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
   from "job_photos" as e
   where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

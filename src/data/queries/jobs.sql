@@ -157,24 +157,30 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_number", e."customer_uuid", e."location_uuid", e."assigned_to_user_id", e."title", e."description", e."status", e."priority", e."is_urgent", e."is_emergency", e."service_address1", e."service_address2", e."service_city", e."service_state", e."service_zip", e."estimated_amount", e."actual_amount", e."scheduled_date", e."scheduled_time_start", e."scheduled_time_end", e."started_at", e."completed_at", e."invoiced_at", e."paid_at", e."internal_notes", e."customer_notes"
   from "jobs" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_number", e."customer_uuid", e."location_uuid", e."assigned_to_user_id", e."title", e."description", e."status", e."priority", e."is_urgent", e."is_emergency", e."service_address1", e."service_address2", e."service_city", e."service_state", e."service_zip", e."estimated_amount", e."actual_amount", e."scheduled_date", e."scheduled_time_start", e."scheduled_time_end", e."started_at", e."completed_at", e."invoiced_at", e."paid_at", e."internal_notes", e."customer_notes"
+  from "jobs" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by customer (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_number", e."customer_uuid", e."location_uuid", e."assigned_to_user_id", e."title", e."description", e."status", e."priority", e."is_urgent", e."is_emergency", e."service_address1", e."service_address2", e."service_city", e."service_state", e."service_zip", e."estimated_amount", e."actual_amount", e."scheduled_date", e."scheduled_time_start", e."scheduled_time_end", e."started_at", e."completed_at", e."invoiced_at", e."paid_at", e."internal_notes", e."customer_notes"
   from "jobs" as e
   where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by location (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_number", e."customer_uuid", e."location_uuid", e."assigned_to_user_id", e."title", e."description", e."status", e."priority", e."is_urgent", e."is_emergency", e."service_address1", e."service_address2", e."service_city", e."service_state", e."service_zip", e."estimated_amount", e."actual_amount", e."scheduled_date", e."scheduled_time_start", e."scheduled_time_end", e."started_at", e."completed_at", e."invoiced_at", e."paid_at", e."internal_notes", e."customer_notes"
   from "jobs" as e
   where e."company_uuid" = ? and e."location_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by assignedTo (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_number", e."customer_uuid", e."location_uuid", e."assigned_to_user_id", e."title", e."description", e."status", e."priority", e."is_urgent", e."is_emergency", e."service_address1", e."service_address2", e."service_city", e."service_state", e."service_zip", e."estimated_amount", e."actual_amount", e."scheduled_date", e."scheduled_time_start", e."scheduled_time_end", e."started_at", e."completed_at", e."invoiced_at", e."paid_at", e."internal_notes", e."customer_notes"
   from "jobs" as e
   where e."company_uuid" = ? and e."assigned_to_user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -115,6 +115,12 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active"
   from "locations" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
+
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active"
+  from "locations" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;

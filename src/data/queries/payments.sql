@@ -101,24 +101,30 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."payment_number", e."invoice_uuid", e."customer_uuid", e."payment_type", e."payment_method", e."amount", e."processing_fee", e."payment_date", e."transaction_id", e."reference_number", e."authorization_code", e."payment_details", e."notes", e."status", e."processed_at", e."created_by_user_id"
   from "payments" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."payment_number", e."invoice_uuid", e."customer_uuid", e."payment_type", e."payment_method", e."amount", e."processing_fee", e."payment_date", e."transaction_id", e."reference_number", e."authorization_code", e."payment_details", e."notes", e."status", e."processed_at", e."created_by_user_id"
+  from "payments" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by invoice (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."payment_number", e."invoice_uuid", e."customer_uuid", e."payment_type", e."payment_method", e."amount", e."processing_fee", e."payment_date", e."transaction_id", e."reference_number", e."authorization_code", e."payment_details", e."notes", e."status", e."processed_at", e."created_by_user_id"
   from "payments" as e
   where e."company_uuid" = ? and e."invoice_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by customer (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."payment_number", e."invoice_uuid", e."customer_uuid", e."payment_type", e."payment_method", e."amount", e."processing_fee", e."payment_date", e."transaction_id", e."reference_number", e."authorization_code", e."payment_details", e."notes", e."status", e."processed_at", e."created_by_user_id"
   from "payments" as e
   where e."company_uuid" = ? and e."customer_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by createdBy (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."payment_number", e."invoice_uuid", e."customer_uuid", e."payment_type", e."payment_method", e."amount", e."processing_fee", e."payment_date", e."transaction_id", e."reference_number", e."authorization_code", e."payment_details", e."notes", e."status", e."processed_at", e."created_by_user_id"
   from "payments" as e
   where e."company_uuid" = ? and e."created_by_user_id" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -73,6 +73,12 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."description", e."pricing_type", e."base_price", e."tier_good", e."tier_better", e."tier_best", e."addons", e."tax_rate"
   from "templates" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
+
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."description", e."pricing_type", e."base_price", e."tier_good", e."tier_better", e."tier_best", e."addons", e."tax_rate"
+  from "templates" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;

@@ -87,6 +87,6 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by id (the loaders; the keys one array)
-select e.*
+select e."id", e."company_uuid", e."first_name", e."last_name", e."email", e."created_at", e."updated_at"
   from "users" as e
   where e."company_uuid" = ? and e."id" = any(?::uuid[]);

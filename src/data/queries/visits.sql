@@ -76,12 +76,18 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- load by uuid (the loaders; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
   from "visits" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
+-- read one live record by uuid (readActive, GET of one record; the key a one-element array)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
+  from "visits" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load the live rows by job (relation lists; the keys one array)
-select e.*
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
   from "visits" as e
   where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
