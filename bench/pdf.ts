@@ -52,7 +52,8 @@ export async function pdfRows(o: {
 
 // Only the PDF rows, on a server of their own (`npx ts-node --transpile-only bench/pdf.ts
 // [--quick] [--duration 8] [--repeat 3] [--cpu-prof <dir>]`): a small seed (one company), then the rows above, as
-// many times as --repeat says, each printed as it is measured. With `--render [--rounds 100]
+// many times as --repeat says, each printed as it is measured. With `--base <checkout> [--rounds 4]`:
+// a same-run A/B of the 20-line row against another build (sameRunAB). With `--render [--rounds 100]
 // [--lines 20]`: the renderer alone, plain fonts against shared fonts in one process.
 async function main(argv: string[]): Promise<void> {
   const fs = await import('node:fs');
@@ -92,6 +93,11 @@ async function main(argv: string[]): Promise<void> {
       log(`  server CPU ${((cpuMs() - cpu) / Math.max(1, r.requests)).toFixed(1)} ms per request (${r.requests} requests, ${job.connections} connections)`);
       return { ...r, rssMax: mem.max, rssBefore: mem.first };
     };
+    const baseDir = arg('base');
+    if (baseDir) {
+      await sameRunAB({ baseDir, db, after: api, key: big.key, uuid: await createInvoice(base, big.key, job, 20), rounds: Number(arg('rounds') ?? 4), duration, log });
+      return;
+    }
     for (let i = 0; i < repeat; i++) {
       // Also one request at a time: the time of one PDF, without waiting behind the others.
       const one = await run([{ path: `/api/v1/invoices/${await createInvoice(base, big.key, job, 20)}/pdf`, headers: { authorization: `Bearer ${big.key}` } }], { connections: 1 });
@@ -105,6 +111,59 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await api?.stop().catch(() => undefined);
     await db.close().catch((e) => log(`cleanup: ${e}`));
+  }
+}
+
+/**
+ * `--base <checkout>`: a same-run A/B of the 20-line PDF at 4 connections between the server built
+ * from another checkout (e.g. `git archive main | tar -x -C /tmp/base`, with a node_modules
+ * symlink) and this tree's, both on one database, in alternating rounds: each round's PDFs/s, p50,
+ * p99, server CPU per request and RSS peak, then the medians. Both answers' bytes are compared first.
+ */
+async function sameRunAB(o: {
+  baseDir: string;
+  db: { serverEnv: Record<string, string> };
+  after: { pid: number; port: number };
+  key: string;
+  uuid: string;
+  rounds: number;
+  duration: number;
+  log: (m: string) => void;
+}): Promise<void> {
+  const path = await import('node:path');
+  const { spawnSync } = await import('node:child_process');
+  const { SERVER_NODE, START_NODE_OPTIONS } = await import('./server');
+  const procs = await import('./procs');
+  const { runLoad } = await import('./load-run');
+  const built = spawnSync(SERVER_NODE, [path.join(o.baseDir, 'scripts/build.js'), '--quiet'], { cwd: o.baseDir, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(built.stderr);
+  const env = { NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'false', SEED_DEMO: 'false', NODE_OPTIONS: START_NODE_OPTIONS, ...o.db.serverEnv };
+  const before = await procs.startProcess('before', SERVER_NODE, [path.join(o.baseDir, 'dist/src/main.js')], env, /"port":(\d+)[^\n]*listening on/);
+  try {
+    const servers = [['before', before], ['after', o.after]] as const;
+    const variant = { path: `/api/v1/invoices/${o.uuid}/pdf`, headers: { authorization: `Bearer ${o.key}` } };
+    const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { headers: variant.headers }).then(async (r) => [r.headers.get('etag'), Buffer.from(await r.arrayBuffer())] as const)));
+    o.log(`same ETag ${bodies[0][0] === bodies[1][0]}, same bytes ${bodies[0][1].equals(bodies[1][1])}`);
+    for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 4, durationSeconds: 3 });
+    const out: Record<string, Array<{ rps: number; p50: number; p99: number; cpu: number; rss: number }>> = { before: [], after: [] };
+    for (let i = 0; i < o.rounds; i++) {
+      for (const [name, s] of i % 2 ? [...servers].reverse() : servers) {
+        const rss = procs.sampleRss(s.pid);
+        const c0 = procs.cpuMsOf(s.pid);
+        const r = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants: [variant], connections: 4, durationSeconds: o.duration });
+        const m = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: (procs.cpuMsOf(s.pid) - c0) / Math.max(1, r.requests), rss: rss.stop().max / 1024 / 1024 };
+        if (r.non2xx || r.errors) throw new Error(`${name}: non-2xx ${r.non2xx}, errors ${r.errors}`);
+        out[name].push(m);
+        o.log(`round ${i + 1} ${name}: ${m.rps.toFixed(1)} PDFs/s, p50 ${m.p50} ms, p99 ${m.p99} ms, server CPU ${m.cpu.toFixed(1)} ms per request, RSS ${m.rss.toFixed(0)} MB`);
+      }
+    }
+    const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
+    for (const [name, rows] of Object.entries(out)) {
+      const m = (k: keyof (typeof rows)[0]) => med(rows.map((r) => r[k]));
+      process.stdout.write(`${name}: 20-line PDF, 4 connections, medians of ${rows.length}: ${m('rps').toFixed(1)} PDFs/s, p50 ${m('p50')} ms, p99 ${m('p99')} ms, server CPU ${m('cpu').toFixed(1)} ms per request, RSS peak ${Math.max(...rows.map((r) => r.rss)).toFixed(0)} MB\n`);
+    }
+  } finally {
+    await before.stop();
   }
 }
 

@@ -22,6 +22,7 @@
 
 import { createHash } from 'node:crypto';
 import { ShapingCache, ShapingFont } from './pdf.shaping';
+import { FixedTables, keepFixedTables } from './pdf.subset';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fontkit = require('fontkit') as {
@@ -39,6 +40,8 @@ interface Shared {
    * the document and nothing writes to them; at most MAX_GLYPHS glyphs per font are kept.
    */
   glyphs: Map<number, { decoded: unknown; metrics: unknown }> | null;
+  /** The subsets' fixed tables (fpgm, prep, cvt) encoded once, for static TrueType fonts (pdf.subset.ts). */
+  fixed: FixedTables | null;
 }
 const shared: Shared[] = [];
 /** The index of each parsed file by the SHA-256 of its bytes: a file is parsed once, however often it is configured. */
@@ -65,7 +68,7 @@ function shareGlyphData(store: NonNullable<Shared['glyphs']>, id: number, glyph:
  * A per-document view of a parsed font: the tables are the font's, glyphs and engines its own;
  * its words are shaped through the font's shaping cache (pdf.shaping.ts).
  */
-function documentView({ font, words, glyphs }: Shared): object {
+function documentView({ font, words, glyphs, fixed }: Shared): object {
   const view = Object.create(font) as FontProto & { _glyphs: Record<number, unknown> };
   view._glyphs = {};
   view.layout = (...args: unknown[]) => words.layout(view, font.layout, args);
@@ -76,6 +79,14 @@ function documentView({ font, words, glyphs }: Shared): object {
       const glyph = base.call(view, id, codePoints);
       if (made && glyph) shareGlyphData(glyphs, id, glyph);
       return glyph;
+    };
+  }
+  if (fixed) {
+    const createSubset = (font as unknown as { createSubset(): Parameters<typeof keepFixedTables>[0] }).createSubset;
+    (view as unknown as { createSubset: typeof createSubset }).createSubset = () => {
+      const subset = createSubset.call(view);
+      keepFixedTables(subset, fixed);
+      return subset;
     };
   }
   return view;
@@ -113,7 +124,8 @@ export function shareFont(file: Buffer): Buffer {
     if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
     const tables = (font as unknown as { directory: { tables: Record<string, unknown> } }).directory.tables;
     const staticTrueType = !!tables.glyf && !tables.fvar && !tables.gvar && !tables.sbix && !tables.COLR;
-    index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache(), glyphs: staticTrueType ? new Map() : null }) - 1;
+    const fixed = staticTrueType && !tables['CFF '] ? { kept: null, failed: false } : null;
+    index = shared.push({ font: font as unknown as ShapingFont, words: new ShapingCache(), glyphs: staticTrueType ? new Map() : null, fixed }) - 1;
     byHash.set(hash, index);
   }
   return Buffer.from(`${MAGIC}${index}`, 'latin1');
@@ -132,4 +144,9 @@ export function sharedGlyphCounts(): number[] {
 /** How many words each shared font keeps shaped (bounded by pdf.shaping.ts). */
 export function shapedWordCounts(): number[] {
   return shared.map((s) => s.words.size);
+}
+
+/** Which fixed tables each shared font's subsets take from its kept bytes (pdf.subset.ts); null when it keeps none. */
+export function keptFixedTables(): Array<string[] | null> {
+  return shared.map((s) => (s.fixed?.kept && !s.fixed.failed ? [...s.fixed.kept.keys()] : null));
 }

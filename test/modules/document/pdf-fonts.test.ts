@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configurePdfFonts, renderPdf } from '../../../src/modules/document/pdf.render';
-import { shapedWordCounts, sharedFontCount, sharedGlyphCounts } from '../../../src/modules/document/pdf.fonts';
+import { keptFixedTables, shapedWordCounts, sharedFontCount, sharedGlyphCounts } from '../../../src/modules/document/pdf.fonts';
 import type { DocumentView } from '../../../src/modules/document/document.view';
 import { pdfText } from '../../helpers/pdf';
 import { empty, estimate, greek, long, mixed, mixedBack, symbols, twenty, view } from '../../helpers/pdf-views';
@@ -29,6 +29,15 @@ describe('PDF fonts parsed once per process', () => {
     const plain = await Promise.all(all.map((v) => renderPdf(v, 'plain')));
     const shared = await Promise.all(all.map((v) => renderPdf(v, 'shared')));
     shared.forEach((b, i) => expect(b.equals(plain[i])).toBe(true));
+  });
+
+  it('encode the subsets\' fixed tables (fpgm, prep, cvt) once per font, and still give the plain bytes', async () => {
+    // The first subset of each style is encoded by fontkit and its fixed tables kept; every later
+    // one is encoded with them empty and the kept bytes put back (pdf.subset.ts).
+    await renderPdf(twenty, 'shared');
+    expect(keptFixedTables().slice(0, 2)).toEqual([['cvt ', 'prep', 'fpgm'], ['cvt ', 'prep', 'fpgm']]);
+    for (const v of [twenty, greek, long, empty, twenty]) expect((await renderPdf(v, 'shared')).equals(await renderPdf(v, 'plain'))).toBe(true);
+    expect(keptFixedTables().slice(0, 2)).toEqual([['cvt ', 'prep', 'fpgm'], ['cvt ', 'prep', 'fpgm']]);
   });
 
   it('keep each document its own text: Δ after ∆ (one glyph)', async () => {
