@@ -11,7 +11,19 @@ const MULTIPART = /multipart/i;
  * become VALIDATION_ERRORs; other requests pass untouched.
  */
 export function graphqlUploads(maxFileSize: number): RequestHandler {
-  const receive = async (req: Request, res: Response, next: NextFunction) => {
+  const receive = receiveUploads(maxFileSize);
+  return (req: Request, res: Response, next: NextFunction) => {
+    // Most requests are JSON: a Content-Type without "multipart" cannot be multipart/form-data,
+    // and is not parsed (type-is) to say so; no promise is made for them either.
+    const type = req.headers['content-type'];
+    if (!type || !MULTIPART.test(type) || !req.is('multipart/form-data')) return next();
+    return receive(req, res, next);
+  };
+}
+
+/** Receives a request already known to be multipart/form-data (graphqlUploads decides which). */
+export function receiveUploads(maxFileSize: number) {
+  return async (req: Request, res: Response, next: NextFunction) => {
     try {
       req.body = await processRequest(req, res, { maxFileSize, maxFiles: MAX_FILES });
       next();
@@ -20,12 +32,5 @@ export function graphqlUploads(maxFileSize: number): RequestHandler {
       if (status && status < 500) return next(AppError.field('files', `could not be received: ${(err as Error).message}`));
       next(err);
     }
-  };
-  return (req: Request, res: Response, next: NextFunction) => {
-    // Most requests are JSON: a Content-Type without "multipart" cannot be multipart/form-data,
-    // and is not parsed (type-is) to say so; no promise is made for them either.
-    const type = req.headers['content-type'];
-    if (!type || !MULTIPART.test(type) || !req.is('multipart/form-data')) return next();
-    return receive(req, res, next);
   };
 }

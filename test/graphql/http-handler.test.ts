@@ -9,10 +9,7 @@ import type { RequestContext } from '../../src/data/context';
 import { compression } from '../../src/ops/compression';
 import { graphqlHandler, searchOf } from '../../src/graphql/http';
 import { createApolloServer } from '../../src/graphql/server';
-import { graphqlUploads } from '../../src/graphql/uploads';
-import processRequest from 'graphql-upload/processRequest.mjs';
-import { AppError } from '../../src/errors/app-error';
-import { MAX_FILES } from '../../src/storage/staging';
+import { graphqlUploads, receiveUploads } from '../../src/graphql/uploads';
 import { JSON_LIMIT } from '../../src/rest/router';
 import { GQL_INVOICES } from '../../bench/setup';
 import { createTenant, gql, useTestApp } from '../helpers/app';
@@ -27,17 +24,8 @@ type Wiring = 'sub-app with expressMiddleware' | 'handlers with graphqlHandler';
 
 /** graphqlUploads as it was: type-is asked on every request. */
 function uploadsBefore(maxFileSize: number): RequestHandler {
-  return async (req, res, next) => {
-    if (!req.is('multipart/form-data')) return next();
-    try {
-      req.body = await processRequest(req, res, { maxFileSize, maxFiles: MAX_FILES });
-      next();
-    } catch (err) {
-      const status = (err as { status?: number }).status;
-      if (status && status < 500) return next(AppError.field('files', `could not be received: ${(err as Error).message}`));
-      next(err);
-    }
-  };
+  const receive = receiveUploads(maxFileSize);
+  return (req, res, next) => (req.is('multipart/form-data') ? receive(req, res, next) : next());
 }
 
 function appWith(wiring: Wiring, apollo: ApolloServer<RequestContext>): Express {
