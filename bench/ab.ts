@@ -8,13 +8,25 @@ import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from '
 import { cpuMsOf, startProcess } from './procs';
 import { GQL_INVOICES, openBenchDatabase, QUICK, seed } from './setup';
 
-// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
+// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
 // with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
 // req/s and of server CPU per request (docs/benchmark.md, "Before and after"). `get`: GET of one
-// customer (200 of them in turn); `create`: a customer create (answers compared by their keys).
+// customer (200 of them in turn); `create`: a customer create (answers compared by their keys);
+// `invoice`: bench/run.ts's invoice create (before and after only).
 const BASE = process.env.BASE ?? '/tmp/list-base';
+const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
+  JSON.stringify({
+    job_uuid: j.uuid,
+    customer_uuid: j.customer_uuid,
+    due_date: '2027-01-31',
+    line_items: [
+      { description: 'Labor', quantity: 2, unit_price: 85, tax_rate: 0 },
+      { description: 'Parts', quantity: 1, unit_price: 42.5, tax_rate: 8.25 },
+    ],
+    terms: 'Net 30',
+  });
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
 async function main() {
@@ -34,25 +46,30 @@ async function main() {
     const pgc = new Client({ connectionString: db.url });
     await pgc.connect();
     const ids = (await pgc.query(`select uuid from customers where company_uuid = $1 order by md5(uuid::text) limit 200`, [big.companyUuid])).rows.map((r) => r.uuid as string);
+    // `invoice`: the invoice create of bench/run.ts (invoice_create_one), over 200 of the big company's jobs.
+    const jobs = (await pgc.query(`select uuid, customer_uuid from jobs where company_uuid = $1 and deleted_at is null order by md5(uuid::text) limit 200`, [big.companyUuid])).rows as Array<{ uuid: string; customer_uuid: string }>;
     await pgc.end();
     const json = { ...auth, 'content-type': 'application/json' };
     const named: Record<string, LoadVariant[]> = {
       get: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })),
+      invoice: jobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json, body: invoiceBody(j) })),
       create: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
     };
     const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL_INVOICES, variables: { limit: 100 } }) };
     const scenarios = (process.env.SCEN ?? '/api/v1/customers?limit=50,/api/v1/invoices?limit=50,graphql').split(',');
     const rounds = Number(process.argv[2] ?? 3);
     const seconds = Number(process.argv[3] ?? 4);
-    const servers = [['before', before], ['after', after], ['baseline', baseline]] as const;
+    const allServers = [['before', before], ['after', after], ['baseline', baseline]] as const;
     const out: Record<string, Record<string, { rps: number[]; cpu: number[] }>> = {};
     for (const p of scenarios) {
       const variants: LoadVariant[] = named[p] ?? [p === 'graphql' ? gqlVariant : { path: p, headers: auth }];
       const variant = variants[0];
+      // The raw baseline has no invoices.
+      const servers = p === 'invoice' ? allServers.filter(([n]) => n !== 'baseline') : allServers;
       const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: variant.method ?? 'GET', headers: variant.headers, body: variant.body }).then((x) => x.text())));
       // A created record is new each time: its keys are compared.
-      const same = (a: string, b: string) => (p === 'create' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);
-      log(`${p}: same body before/after ${same(bodies[0], bodies[1])}, after/baseline ${same(bodies[1], bodies[2])}`);
+      const same = (a: string, b: string) => (p === 'create' || p === 'invoice' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);
+      log(`${p}: same body before/after ${same(bodies[0], bodies[1])}${bodies[2] === undefined ? '' : `, after/baseline ${same(bodies[1], bodies[2])}`}`);
       for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants, connections: 10, durationSeconds: 3 });
       out[p] = {};
       for (let i = 0; i < rounds; i++) {
@@ -70,7 +87,8 @@ async function main() {
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
     for (const [p, by] of Object.entries(out)) {
       const line = Object.entries(by).map(([n, v]) => `${n} ${med(v.rps).toFixed(1)} req/s ${med(v.cpu).toFixed(3)} ms CPU`).join(' | ');
-      console.log(`${p}: ${line} | before/baseline ${(med(by.before.rps) / med(by.baseline.rps)).toFixed(2)}x after/baseline ${(med(by.after.rps) / med(by.baseline.rps)).toFixed(2)}x`);
+      const ratios = by.baseline ? ` | before/baseline ${(med(by.before.rps) / med(by.baseline.rps)).toFixed(2)}x after/baseline ${(med(by.after.rps) / med(by.baseline.rps)).toFixed(2)}x` : ` | after/before ${(med(by.after.rps) / med(by.before.rps)).toFixed(2)}x`;
+      console.log(`${p}: ${line}${ratios}`);
     }
   } finally {
     for (const p of procs) await p.stop();

@@ -3,6 +3,7 @@ import { aliasedColumns, insertParts, mappedColumns, perMetadata, recordOf } fro
 import { isUuid } from '../../domain/values';
 import { leanColumn } from '../../data/list';
 import { markClean } from '../../data/orm-adapter';
+import { runStatement } from '../../data/prepared';
 import { actorCte } from '../event/event.actor';
 import { Customer } from '../customer/customer.entity';
 import { Job } from '../job/job.entity';
@@ -36,9 +37,8 @@ const partiesQuery = perMetadata((metadata) => {
 export async function loadParties(tx: RequestContext, jobUuid: string, customerUuid: string): Promise<{ job: Job; customer: Customer; today: string } | null> {
   if (!isUuid(jobUuid) || !isUuid(customerUuid)) return null;
   const q = partiesQuery(tx.em.getMetadata());
-  const [row] = await tx.em
-    .getConnection()
-    .execute<Record<string, unknown>[]>(q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.companyId], 'all', tx.em.getTransactionContext());
+  // Prepared (src/data/prepared.ts): one text, planned once per connection.
+  const [row] = await runStatement<Record<string, unknown>[]>(tx.em, q.sql, [customerUuid.toLowerCase(), jobUuid.toLowerCase(), tx.companyId]);
   if (!row || row.c__uuid === null) return null;
   // The customer first, so that the job's reference to it resolves to it through the identity map.
   const customer = tx.em.map(Customer, recordOf(row, 'c', q.customerColumns));
@@ -87,7 +87,9 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice): Promise<b
   const actor = actorCte(em);
   const sql = `with ${actor ? `${actor.sql}, ` : ''}"job" as (${jobSql}) insert into "invoices" (${row.columns}) select ${row.values} from "job"${actor ? ', "actor"' : ''} returning "invoice_number"`;
   const params = [...(actor?.params ?? []), ...Object.values(change), job.uuid, ctx.companyId, job.updatedAt, ...row.params];
-  const [written] = await em.getConnection().execute<{ invoice_number: string }[]>(sql, params, 'all', em.getTransactionContext());
+  // Prepared (src/data/prepared.ts): a few texts (with or without the actor, the job's changed
+  // columns), each planned once per connection; the values travel as parameters.
+  const [written] = await runStatement<{ invoice_number: string }[]>(em, sql, params);
   if (!written) return false;
   invoice.invoiceNumber = written.invoice_number;
   if (changed) {
