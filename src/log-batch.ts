@@ -1,7 +1,8 @@
 // JSON log lines gathered into batches before they are written (docs/access-and-operations.md,
 // "Logs"). Each write to stdout is a system call and its thread-pool round trip: one per request
 // line cost ~4–5% of the server's CPU under load (docs/benchmark.md, issue 20). Lines are handed to
-// the writer when BATCH_BYTES have gathered or FLUSH_MS after the first line of a batch, in order.
+// the writer when BATCH_BYTES have gathered or FLUSH_MS after the first line of a batch, in order;
+// a warning or an error at once.
 
 /** What the batch writes to: pino's asynchronous destination (sonic-boom). */
 export interface LineWriter {
@@ -13,6 +14,15 @@ export interface LineWriter {
 
 export const BATCH_BYTES = 4096;
 export const FLUSH_MS = 50;
+
+/** pino's JSON lines begin with their level (`{"level":40,…`: the logger has no `base` fields). */
+const LEVEL = '{"level":';
+
+/** A line of level warn (40) or above, or of a level that cannot be read. */
+export function urgent(line: string): boolean {
+  if (!line.startsWith(LEVEL)) return false;
+  return !(parseInt(line.slice(LEVEL.length, LEVEL.length + 4), 10) < 40);
+}
 
 export class LineBatch {
   private pending = '';
@@ -37,7 +47,9 @@ export class LineBatch {
   /** pino's destination interface: one line (its newline included). */
   write(line: string): boolean {
     this.pending += line;
-    if (this.pending.length >= this.bytes) this.hand();
+    // A warning or an error is handed over at once, with what was gathered before it: it may be
+    // the last line before a process dies, and whoever watches the log waits for it.
+    if (this.pending.length >= this.bytes || urgent(line)) this.hand();
     // Not unref'd: a process that ends by itself hands its last lines over first (at most FLUSH_MS later).
     else if (!this.timer) this.timer = setTimeout(() => this.hand(), this.ms);
     return true;

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BATCH_BYTES, LineBatch } from '../../src/log-batch';
+import pino from 'pino';
+import { BATCH_BYTES, LineBatch, urgent } from '../../src/log-batch';
 import { createTenant, useTestApp } from '../helpers/app';
 import { startServer } from '../helpers/server-process';
 
@@ -64,6 +65,30 @@ describe('LineBatch', () => {
     expect(out.writes).toEqual([]);
     await new Promise<void>((resolve) => out.once('write', () => resolve()));
     expect(out.writes).toEqual([line(1)]);
+  });
+
+  it('hands a warning or an error over at once, after the lines gathered before it', () => {
+    const out = fakeWriter();
+    const batch = new LineBatch(out, () => undefined);
+    const logged: string[] = [];
+    // What pino writes for each level, through the logger's own settings (no base fields).
+    const pinoLine = (lvl: 'info' | 'warn' | 'error' | 'fatal', i: number) =>
+      new Promise<string>((resolve) => pino({ base: undefined, level: 'trace' }, { write: (text: string) => resolve(text) })[lvl]({ i }, 'm'));
+    return (async () => {
+      const [info, warn, error, fatal] = await Promise.all([pinoLine('info', 1), pinoLine('warn', 2), pinoLine('error', 3), pinoLine('fatal', 4)]);
+      batch.write(info);
+      logged.push(info);
+      expect(out.writes).toEqual([]);
+      for (const urgentLine of [warn, error, fatal]) {
+        batch.write(urgentLine);
+        logged.push(urgentLine);
+        expect(out.writes.join('')).toBe(logged.join(''));
+      }
+      expect(out.writes).toHaveLength(3);
+      expect([info, warn, error, fatal].map(urgent)).toEqual([false, true, true, true]);
+      expect([line(1), 'not json\n', '{"level":"x"}\n', '{"level":100}\n'].map(urgent)).toEqual([false, false, true, true]);
+      batch.flushSync();
+    })();
   });
 
   it('at exit writes what the writer holds, then the lines not handed over, synchronously', () => {

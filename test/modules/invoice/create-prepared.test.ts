@@ -145,8 +145,8 @@ describe('invoice create, prepared and plain', () => {
     expect(again.text).toBe(first.text);
     const list = (await rest(t, a).get(`/invoices?job_uuid=${job.uuid}`)).body.data.invoices;
     expect(list.map((i: { uuid: string; invoice_number: string }) => [i.uuid, i.invoice_number])).toEqual([[first.body.data.uuid, 'INV-0001']]);
-    const events = await t.orm.em.fork().getConnection().execute(`select type, actor from events where record_uuid in (?, ?) order by id`, [first.body.data.uuid, job.uuid]);
-    expect(events.map((e: { type: string }) => e.type)).toEqual(['job.created', 'job.updated', 'job.status_changed', 'invoice.created']);
-    expect(events.slice(1).map((e: { actor: { type: string } }) => e.actor.type)).toEqual(['api_key', 'api_key', 'api_key']);
+    const events = await t.orm.em.fork().getConnection().execute<Array<{ type: string; actor: { type: string } }>>(`select type, actor from events where record_uuid in (?, ?) order by id`, [first.body.data.uuid, job.uuid]);
+    expect(events.map((e) => e.type)).toEqual(['job.created', 'job.updated', 'job.status_changed', 'invoice.created']);
+    expect(events.slice(1).map((e) => e.actor.type)).toEqual(['api_key', 'api_key', 'api_key']);
   });
 });
