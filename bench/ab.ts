@@ -6,7 +6,7 @@ import { runLoad } from './load-run';
 import type { LoadVariant } from './load';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
 import { cpuMsOf, startProcess } from './procs';
-import { GQL_INVOICES, openBenchDatabase, QUICK, seed } from './setup';
+import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed } from './setup';
 
 // `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
@@ -16,17 +16,6 @@ import { GQL_INVOICES, openBenchDatabase, QUICK, seed } from './setup';
 // customer (200 of them in turn); `create`: a customer create (answers compared by their keys);
 // `invoice`: bench/run.ts's invoice create (before and after only).
 const BASE = process.env.BASE ?? '/tmp/list-base';
-const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
-  JSON.stringify({
-    job_uuid: j.uuid,
-    customer_uuid: j.customer_uuid,
-    due_date: '2027-01-31',
-    line_items: [
-      { description: 'Labor', quantity: 2, unit_price: 85, tax_rate: 0 },
-      { description: 'Parts', quantity: 1, unit_price: 42.5, tax_rate: 8.25 },
-    ],
-    terms: 'Net 30',
-  });
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
 async function main() {

@@ -7,7 +7,7 @@ import type { LoadJob, LoadVariant } from './load';
 import { Proc, rssOf, sampleRss } from './procs';
 import { runLoad } from './load-run';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
-import { FULL, GQL_INVOICES, openBenchDatabase, QUICK, seed, Tenant } from './setup';
+import { FULL, GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed, Tenant } from './setup';
 import { printReport, Report, Row } from './report';
 import { calendarWeek } from './seed-visits';
 
@@ -168,17 +168,6 @@ async function main(): Promise<void> {
     const terms = ['smith', 'garcia', 'mary.j', 'holdings', 'inbox.example', '555', 'nguyen', 'peterson'];
 
     const K = big.key;
-    const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
-      JSON.stringify({
-        job_uuid: j.uuid,
-        customer_uuid: j.customer_uuid,
-        due_date: '2027-01-31',
-        line_items: [
-          { description: 'Labor', quantity: 2, unit_price: 85, tax_rate: 0 },
-          { description: 'Parts', quantity: 1, unit_price: 42.5, tax_rate: 8.25 },
-        ],
-        terms: 'Net 30',
-      });
     const gqlBody = (limit: number) => JSON.stringify({ query: GQL_INVOICES, variables: { limit } });
     const pglBody = (limit: number) => JSON.stringify({ query: PGL_INVOICES, variables: { limit, company: big.companyUuid } });
 

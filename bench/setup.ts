@@ -132,6 +132,19 @@ export async function seed(url: string, size: SeedSize, log: (m: string) => void
   return { big: tenants[0], small: tenants.slice(1), techs };
 }
 
+/** The body of the invoice create rows (bench/run.ts) and of bench/ab.ts's `invoice`: two lines, one taxed. */
+export const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
+  JSON.stringify({
+    job_uuid: j.uuid,
+    customer_uuid: j.customer_uuid,
+    due_date: '2027-01-31',
+    line_items: [
+      { description: 'Labor', quantity: 2, unit_price: 85, tax_rate: 0 },
+      { description: 'Parts', quantity: 1, unit_price: 42.5, tax_rate: 8.25 },
+    ],
+    terms: 'Net 30',
+  });
+
 /** GraphQL: a page of invoices with each one's customer and payments. */
 export const GQL_INVOICES = `query InvoicesPage($limit: Int) {
   invoices(limit: $limit) {
