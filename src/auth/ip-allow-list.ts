@@ -38,13 +38,18 @@ export function clientAddress(req: Request, trustProxy: boolean): string | null 
   const raw = trustProxy ? req.ip : req.socket.remoteAddress;
   if (!raw) return null;
   // Every request line logs it: each address text is parsed once (ipaddr.js), not per request.
-  let address = processed.get(raw);
-  if (address === undefined) {
-    address = processAddress(raw);
-    if (processed.size >= 10_000) processed.clear();
-    processed.set(raw, address);
+  return parsedOnce(processed, raw, processAddress);
+}
+
+/** `parse(text)`, kept in `kept` (at most 10,000 texts; emptied when full). */
+function parsedOnce<T>(kept: Map<string, T>, text: string, parse: (text: string) => T): T {
+  let value = kept.get(text);
+  if (value === undefined) {
+    value = parse(text);
+    if (kept.size >= 10_000) kept.clear();
+    kept.set(text, value);
   }
-  return address;
+  return value;
 }
 
 /** An address text as clientAddress gives it (test/auth/ip-allow-list.test.ts compares the cached answers with it). */
@@ -59,22 +64,13 @@ const processed = new Map<string, string | null>();
 // every request of the key. Bounded: entries come from the keys an operator made.
 const parsed = new Map<string, Range | null>();
 
-function storedRange(entry: string): Range | null {
-  let range = parsed.get(entry);
-  if (range === undefined) {
-    range = parseRange(entry);
-    if (parsed.size >= 10_000) parsed.clear();
-    parsed.set(entry, range);
-  }
-  return range;
-}
 
 /** Whether an address (as clientAddress gives it) lies in any range of the allow-list. */
 export function ipAllowed(address: string | null, allowList: string[]): boolean {
   if (!address) return false;
   const addr = ipaddr.process(address);
   return allowList.some((entry) => {
-    const range = storedRange(entry);
+    const range = parsedOnce(parsed, entry, parseRange);
     if (!range) return false;
     const [net, bits] = range;
     if (addr.kind() === net.kind()) return addr.match(net, bits);

@@ -75,11 +75,19 @@ function leanPrototype(meta: EntityMetadata): object {
   return proto;
 }
 
-/** A reference to a related record carrying its primary key only, as MikroORM's uninitialized references do. */
-function referenceTo(meta: EntityMetadata, pk: unknown): any {
-  const ref = Object.create(leanPrototype(meta));
-  ref[meta.primaryKeys[0]] = pk;
-  return ref;
+/**
+ * Makes references to related records of `meta` carrying their primary key only, as MikroORM's
+ * uninitialized references do; the prototype and the key's name are looked up once per maker, not
+ * once per row.
+ */
+function referenceMaker(meta: EntityMetadata): (pk: unknown) => any {
+  const key = meta.primaryKeys[0];
+  let proto: object | undefined;
+  return (pk) => {
+    const ref = Object.create((proto ??= leanPrototype(meta)));
+    ref[key] = pk;
+    return ref;
+  };
 }
 
 /**
@@ -140,15 +148,8 @@ export function compileMapper(em: EntityManager, meta: EntityMetadata, steps: St
     else if (st.kind === 'date') set = 'v instanceof Date ? v : new Date(v)';
     else if (st.kind === 'custom') set = `${use(st.type)}.convertToJSValue(v, ${use(platform)}, ${use(options)})`;
     else if (st.kind === 'ref') {
-      // referenceTo with the target's prototype and key name looked up once, not once per row.
       const target = st.target;
-      const key = target.primaryKeys[0];
-      let proto: object | undefined;
-      const ref = use((pk: unknown) => {
-        const r = Object.create((proto ??= leanPrototype(target)));
-        r[key] = pk;
-        return r;
-      });
+      const ref = use(referenceMaker(target));
       set = `typeof v === 'object' ? ${ref}(v[${JSON.stringify(target.primaryKeys[0])}]) : ${ref}(v)`;
     } else throw new Error('unknown step');
     return `v = ${source(i, st)}; if (v === null) ${to} = null; else if (v !== undefined) ${to} = ${set};`;
