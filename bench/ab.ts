@@ -8,13 +8,13 @@ import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from '
 import { cpuMsOf, startProcess } from './procs';
 import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed } from './setup';
 
-// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
+// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice,company] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
 // with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
 // req/s and of server CPU per request (docs/benchmark.md, "Before and after"). `get`: GET of one
 // customer (200 of them in turn); `create`: a customer create (answers compared by their keys);
-// `invoice`: bench/run.ts's invoice create (before and after only).
+// `invoice`: bench/run.ts's invoice create, `company`: GraphQL `{ company { name } }` (before and after only).
 const BASE = process.env.BASE ?? '/tmp/list-base';
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
@@ -42,6 +42,7 @@ async function main() {
     const named: Record<string, LoadVariant[]> = {
       get: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })),
       invoice: jobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json, body: invoiceBody(j) })),
+      company: [{ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: '{ company { name } }' }) }],
       create: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
     };
     const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL_INVOICES, variables: { limit: 100 } }) };
@@ -54,7 +55,7 @@ async function main() {
       const variants: LoadVariant[] = named[p] ?? [p === 'graphql' ? gqlVariant : { path: p, headers: auth }];
       const variant = variants[0];
       // The raw baseline has no invoices.
-      const servers = p === 'invoice' ? allServers.filter(([n]) => n !== 'baseline') : allServers;
+      const servers = p === 'invoice' || p === 'company' ? allServers.filter(([n]) => n !== 'baseline') : allServers;
       const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: variant.method ?? 'GET', headers: variant.headers, body: variant.body }).then((x) => x.text())));
       // A created record is new each time: its keys are compared.
       const same = (a: string, b: string) => (p === 'create' || p === 'invoice' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);

@@ -19,13 +19,21 @@ export interface KeyCacheOptions {
 type Row = Record<string, unknown>;
 
 /**
+ * The fence, a named prepared statement of the listening connection: PostgreSQL parses and plans
+ * it once per connection instead of once per fence. A listening session sends the notifications it
+ * has been signalled when it next reads from its client, before it reads the statement, whichever
+ * protocol the statement comes in (test/http/key-cache.test.ts checks both the statement and the rule).
+ */
+export const FENCE = { name: 'fsc_key_cache_fence', text: 'select pg_backend_pid() as pid' } as const;
+
+/**
  * The key lookup's rows (key, company, user) kept in the process (docs/access-and-operations.md,
  * "API key cache"). Every change of api_keys, companies or users, by any process or by hand in
  * SQL, notifies ACCESS_CHANNEL at commit (statement triggers, migration 0020); each server LISTENs
  * on a connection of its own and drops every entry on a notification.
  *
  * The next request after a change sees it in every process: a kept row is used only after a fence,
- * a `select pg_backend_pid()` on the listening connection sent after the request arrived.
+ * a `select pg_backend_pid()` on the listening connection (FENCE) sent after the request arrived.
  * PostgreSQL signals listening sessions when the change commits and a session sends the
  * notifications it has been signalled before it answers its next query, so by the fence's answer
  * every change committed before the request has emptied the cache. Requests that arrive while a
@@ -124,7 +132,7 @@ export class KeyCache {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.o.fenceTimeoutMs)));
       try {
-        const answer = await Promise.race([client.query<{ pid: number }>('select pg_backend_pid() as pid'), timeout]);
+        const answer = await Promise.race([client.query<{ pid: number }>(FENCE), timeout]);
         if (answer === 'timeout' || answer.rows[0]?.pid !== pid) {
           this.lost(client, answer === 'timeout' ? 'fence unanswered' : 'fence answered by another session (a pooler?)');
           return false;

@@ -11,8 +11,10 @@ import type { RouteDef } from './route';
 // weak tag (`W/"…"`) never matches.
 
 export function etagOf(data: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 32)}"`;
+  return tagOfJson(JSON.stringify(data));
 }
+
+const tagOfJson = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
 
 /** True when the If-Match header holds for a record whose current tag is `current`. */
 export function ifMatchHolds(header: string, current: string): boolean {
@@ -23,9 +25,16 @@ export function ifMatchHolds(header: string, current: string): boolean {
   return tags.some((t) => !t.startsWith('W/') && t === current);
 }
 
-/** Sets the ETag of a single-record response. */
-export function setEtag(res: Response, data: unknown): void {
-  res.setHeader('ETag', etagOf(data));
+/**
+ * Sends a single record's envelope with its ETag, the record serialised once for both: the body is
+ * what `res.json({ success: true, data })` sends (the app sets no JSON replacer, spaces or escape),
+ * and the tag is etagOf(data). test/rest/etag-send.test.ts compares the two ways.
+ */
+export function sendTagged(res: Response, data: unknown): void {
+  const json = JSON.stringify(data);
+  res.setHeader('ETag', tagOfJson(json));
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(`{"success":true,"data":${json}}`);
 }
 
 /**

@@ -9,7 +9,7 @@ import { validateInput } from '../schema/validation';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { bodyToInput, queryToInput, restWriter, restWriterOf, toRest } from './case-map';
 import { idempotentRoute } from './idempotency';
-import { carriesEtag, setEtag, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
+import { carriesEtag, sendTagged, singleGetOf, takesIfMatch, underIfMatch } from './preconditions';
 import type { Embed, RouteDef } from './route';
 import { FileResult } from '../modules/document/document.service';
 import { sendFile } from '../modules/document/document-files.route';
@@ -97,8 +97,8 @@ function handler(route: RouteDef, table: RouteDef[]): Handler {
       const result = conditional && req.header('if-match') !== undefined ? await underIfMatch(ctx, req, route, conditional, current, run) : await run();
       if (route.file) return await sendFile(req, res, result as FileResult);
       const data = await shape(route, ctx, result);
-      if (tagged) setEtag(res, data);
-      res.json({ success: true, data });
+      if (tagged) sendTagged(res, data);
+      else res.json({ success: true, data });
     } catch (err) {
       next(renameFields(err, route, record));
     }

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ACCESS_TABLES, KeyCache } from '../../src/auth/key-cache';
+import { ACCESS_TABLES, FENCE, KeyCache } from '../../src/auth/key-cache';
 import { ApiKey } from '../../src/modules/api-key/api-key.entity';
 import { Company } from '../../src/modules/company/company.entity';
 import { User } from '../../src/modules/user/user.entity';
@@ -91,6 +91,26 @@ it('keeps a key once read, and every change of a key, company or user empties it
     expect(await c.find()).toBeUndefined();
     expect(await c.find()).toBeUndefined();
     expect(c.loads()).toBe(before + 2);
+  } finally {
+    await c.cache.stop();
+  }
+});
+
+it('the fence is a prepared statement of the listening session, and a change committed just before a find is always seen', async () => {
+  const a = await createTenant(t);
+  const c = await cacheOf(a.key);
+  try {
+    await c.find();
+    for (let i = 0; i < 50; i++) {
+      const before = c.loads();
+      await sql.query(`update companies set name = name where uuid = '${a.companyUuid}'`);
+      await c.find();
+      expect(c.loads()).toBe(before + 1);
+    }
+    // Held by the listening session itself (the session that answered the fences).
+    const listener = (c.cache as unknown as { client: Client }).client;
+    const { rows } = await listener.query('select name, statement from pg_prepared_statements');
+    expect(rows).toEqual([{ name: FENCE.name, statement: FENCE.text }]);
   } finally {
     await c.cache.stop();
   }
