@@ -28,34 +28,46 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
   if (!header) throw new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !KEY_PATTERN.test(m[1])) throw new AppError('UNAUTHORIZED', 'Malformed API key');
-  // useContext: inside ctx.em.transactional(...), ctx.em itself resolves to the transaction's fork.
-  // The label names the request in the DEBUG_SQL log: `[query] (request <id>) …` (docs/benchmark.md).
-  const em = orm.em.fork({ clear: true, useContext: true, loggerContext: { label: `request ${requestId}` } });
+  // The request's EntityManager, forked when first used (a `{ company { name } }` query never
+  // uses one; forking cost ~5% of its CPU). useContext: inside ctx.em.transactional(...), ctx.em
+  // itself resolves to the transaction's fork. The label names the request in the DEBUG_SQL log:
+  // `[query] (request <id>) …` (docs/benchmark.md).
+  let forked: EntityManager | undefined;
+  const fork = () => (forked ??= orm.em.fork({ clear: true, useContext: true, loggerContext: { label: `request ${requestId}` } }));
   // Revocation takes effect at once: the key is looked up on every request, or kept by the key
   // cache, which every change of a key, company or user empties in every process (src/auth/key-cache.ts).
-  const q = keyQuery(em.getMetadata());
+  const q = keyQuery(orm.em.getMetadata());
   const hash = hashApiKey(m[1]);
-  const load = async () => (await runStatement<Record<string, unknown>[]>(em, q.sql, [hash]))[0];
+  const load = async () => (await runStatement<Record<string, unknown>[]>(fork(), q.sql, [hash]))[0];
   const found = keys ? await keys.find(hash, load) : await load();
   if (!found) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
   const row = ownCopy(found);
-  const key = leanRecord(em, ApiKey, row) as ApiKey;
+  // Lean records need the metadata and the driver only, which every EntityManager of the ORM shares.
+  const key = leanRecord(orm.em, ApiKey, row) as ApiKey;
+  const companyId = key.company.uuid;
+  let scoped: EntityManager | undefined;
+  const em = () => {
+    if (!scoped) {
+      scoped = fork();
+      scoped.setFilterParams(TENANT_FILTER, { companyId });
+      actAs(scoped, requestActor({ key, requestId }));
+    }
+    return scoped;
+  };
   let managed: ApiKey | undefined;
   // The statement of `em.findOne(ApiKey, { keyHash, revokedAt: null }, { populate: ['company', 'user'], filters: false })`,
   // its row made into the three managed entities as em.find would; company and user first, so
   // that the key's references resolve to them through the identity map.
   const manage = () => {
     if (!managed) {
-      em.map(Company, recordOf(row, 'c1', q.companyColumns));
-      em.map(User, recordOf(row, 'u2', q.userColumns));
-      managed = em.map(ApiKey, row);
+      em().map(Company, recordOf(row, 'c1', q.companyColumns));
+      em().map(User, recordOf(row, 'u2', q.userColumns));
+      managed = em().map(ApiKey, row);
     }
     return managed;
   };
-  em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
-  actAs(em, requestActor({ key, requestId }));
-  const companySnapshot = () => leanRecord(em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
-  return new KeyContext(requestId, key.company.uuid, key, em, new Loaders(em, { companyId: key.company.uuid }), manage, companySnapshot);
+  const companySnapshot = () => leanRecord(orm.em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
+  return new KeyContext(requestId, companyId, key, em, manage, companySnapshot);
 }
 
 /**
@@ -70,11 +82,31 @@ class KeyContext {
     readonly requestId: string,
     readonly companyId: string,
     readonly key: ApiKey,
-    readonly em: EntityManager,
-    readonly loaders: Loaders,
+    private readonly emOf: () => EntityManager,
     private readonly manage: () => ApiKey,
     private readonly companySnapshot: () => Company,
   ) {}
+
+  /**
+   * The request's EntityManager, forked when first read (Apollo's copy of the context shares it:
+   * `emOf` is memoised); then an own property, as the managed records below.
+   */
+  get em(): EntityManager {
+    return (this.em = this.emOf());
+  }
+
+  /** Assigned (by the getter, or by a copy such as Apollo's `Object.assign`): an own property from then on. */
+  set em(em: EntityManager) {
+    Object.defineProperty(this, 'em', { value: em, enumerable: true, writable: true, configurable: true });
+  }
+
+  get loaders(): Loaders {
+    return (this.loaders = new Loaders(this.em, { companyId: this.companyId }));
+  }
+
+  set loaders(loaders: Loaders) {
+    Object.defineProperty(this, 'loaders', { value: loaders, enumerable: true, writable: true, configurable: true });
+  }
 
   /** The company as the key's row has it, read-only (see readCompany). */
   companyRecord(): Company {

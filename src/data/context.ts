@@ -34,5 +34,6 @@ export interface RequestContext {
  */
 export function inTransaction<T, C extends RequestContext = RequestContext>(ctx: C, fn: (tx: C, em: EntityManager) => Promise<T>): Promise<T> {
   // The request's logger context (its label in the DEBUG_SQL log) goes to begin and commit too.
-  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }, em as EntityManager), { loggerContext: ctx.em.getLoggerContext() });
+  // The request's loaders are named: a request context makes them when first read (src/auth/authenticate.ts).
+  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager, loaders: ctx.loaders }, em as EntityManager), { loggerContext: ctx.em.getLoggerContext() });
 }
