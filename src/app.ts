@@ -23,7 +23,8 @@ import { methodNotAllowed } from './rest/methods';
 import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
 import { graphqlHandler } from './graphql/http';
-import { explorerRouter } from './graphql/explorer';
+import { explorerRoutes } from './graphql/explorer';
+import { chain } from './ops/chain';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { configureWebhooks } from './modules/webhook/webhook.settings';
@@ -62,18 +63,17 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   // (src/rest/preconditions.ts), which If-Match and If-None-Match are compared with.
   app.set('etag', false);
 
-  app.use((req, res, next) => {
+  const requestId: RequestHandler = (req, res, next) => {
     const incoming = req.header('x-request-id');
     req.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
     next();
-  });
+  };
   const trusted = config.trustProxy.length > 0;
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
-  app.use(requestLog(trusted), metrics.observe, compression());
-  // helmet's headers, computed once (src/ops/security-headers.ts).
-  app.use(securityHeaders());
-  app.use(cors(config.corsOrigins));
+  // Every request's middlewares, one layer of the router (src/ops/chain.ts); helmet's headers
+  // computed once (src/ops/security-headers.ts).
+  app.use(chain(requestId, requestLog(trusted), metrics.observe, compression(), securityHeaders(), cors(config.corsOrigins)));
 
   app.get('/metrics', metrics.endpoint);
   app.get('/health', (_req, res) => {
@@ -119,13 +119,14 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
     }
   };
 
-  app.use('/api/v1', auth, buildRestRouter(routes), methodNotAllowed(routes));
+  app.use('/api/v1', chain(auth, buildRestRouter(routes), methodNotAllowed(routes)));
 
   const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit, config.graphqlDirectCalls);
-  app.use(explorerRouter());
+  // Routes of this app, not a router mounted without a path that every request would walk.
+  for (const [path, handler] of explorerRoutes()) app.get(path, handler);
   // Handlers of this app (whose settings send no ETag) rather than a sub-app of their own, which
   // cost its request and response prototypes swapped twice and a router of its own per request.
-  app.use('/graphql', auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), graphqlHandler(apollo));
+  app.use('/graphql', chain(auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), graphqlHandler(apollo)));
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 
 // /graphql in a browser: a small page of this server's own (no CDN, no inline script, so the CSP
 // `script-src 'self'` lets it run, also offline) with a field for the API key, a query box and
@@ -57,15 +57,18 @@ button { padding: .4rem 1.2rem; font-weight: 600; }
 pre { background: #f5f5f5; padding: .8rem; overflow: auto; min-height: 4rem; }
 `;
 
-/** GET /graphql from a browser (it asks for HTML) and the page's own script and style. */
-export function explorerRouter(): Router {
-  const router = Router();
-  router.get('/graphql', (req, res, next) => {
-    // Browsers ask for text/html first; GraphQL clients ask for JSON (a GET query).
-    if (req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html') return next();
-    res.vary('Accept').type('html').send(PAGE);
-  });
-  router.get('/graphql/explorer.js', (_req, res) => void res.type('application/javascript').send(SCRIPT));
-  router.get('/graphql/explorer.css', (_req, res) => void res.type('text/css').send(STYLE));
-  return router;
+/** GET /graphql from a browser (it asks for HTML) and the page's own script and style: [path, handler] of GET routes. */
+export function explorerRoutes(): Array<[string, RequestHandler]> {
+  return [
+    [
+      '/graphql',
+      (req, res, next) => {
+        // Browsers ask for text/html first; GraphQL clients ask for JSON (a GET query).
+        if (req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html') return next();
+        res.vary('Accept').type('html').send(PAGE);
+      },
+    ],
+    ['/graphql/explorer.js', (_req, res) => void res.type('application/javascript').send(SCRIPT)],
+    ['/graphql/explorer.css', (_req, res) => void res.type('text/css').send(STYLE)],
+  ];
 }
