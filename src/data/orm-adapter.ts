@@ -24,6 +24,11 @@ export const ORM_INTERNALS = {
   ],
   UnitOfWork: [['merge', 2]],
   EntityValidator: [['validateParams', 1]],
+  /** knex's client (MikroORM's connection's `getKnex().client`): its pool. */
+  KnexClient: [
+    ['acquireConnection', 0],
+    ['releaseConnection', 1],
+  ],
 } as const;
 
 const ctxOf = (em: EntityManager) => (em as any).getContext() as any;
@@ -75,6 +80,35 @@ export function runLogged<T>(em: EntityManager, sql: string, params: readonly un
   const connection = em.getConnection() as any;
   // The EntityManager's logger context (a request's label) goes with it, as with MikroORM's own statements.
   return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { ...em.getLoggerContext(), query: sql, params });
+}
+
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<unknown>;
+}
+
+/**
+ * Runs a named prepared statement on a connection of the ORM's pool, taken and given back as knex
+ * takes them for a statement outside a transaction (`acquireConnection`, `releaseConnection`),
+ * without knex's query builder and runner; logged and timed by MikroORM's connection as runLogged
+ * does, the result in the shape `execute(sql, params, method)` gives. `text` has PostgreSQL's
+ * `$n` placeholders. A driver error is thrown as the driver gives it (knex would have prefixed its
+ * message with the statement and its values).
+ */
+export function runPooled<T>(em: EntityManager, sql: string, name: string, text: string, params: readonly unknown[], method: 'all' | 'get'): Promise<T> {
+  const connection = em.getConnection() as any;
+  const client = connection.getKnex().client;
+  return connection.executeQuery(
+    sql,
+    async () => {
+      const pg = (await client.acquireConnection()) as PgConnection;
+      try {
+        return connection.transformRawResult(await pg.query({ name, text, values: params as unknown[] }), method);
+      } finally {
+        await client.releaseConnection(pg);
+      }
+    },
+    { ...em.getLoggerContext(), query: sql, params },
+  );
 }
 
 /** Tells the unit of work that `entity` is as the database holds it (after a statement written by hand changed its row): no flush writes it again. */

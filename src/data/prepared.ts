@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runLogged } from './orm-adapter';
+import { runLogged, runPooled } from './orm-adapter';
 
 /**
  * A statement the server runs on every request of a kind (the key lookup, list pages), run as a
@@ -30,14 +30,32 @@ export async function runStatement<T = Record<string, unknown>>(
   const trx = em.getTransactionContext();
   if (!prepare || !enabled || params.some((p) => Array.isArray(p))) return connection.execute(sql, [...params], method, trx, em.getLoggerContext());
   await connection.ensureConnection();
-  let name = names.get(sql);
-  if (!name) names.set(sql, (name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
-  const query = connection.getKnex().raw(sql, params).options({ name });
+  let st = statements.get(sql);
+  if (!st) statements.set(sql, (st = statementOf(sql)));
+  // Outside a transaction, on a pooled connection directly (runPooled); the values are checked as
+  // knex checks them, so that both ways refuse the same calls.
+  if (!trx && st.text !== null) {
+    if (params.some((p) => p === undefined)) throw new Error(`Undefined binding(s) detected when compiling RAW. Undefined column(s): [${sql}] query: ${sql}`);
+    return runPooled<T>(em, sql, st.name, st.text, params, method);
+  }
+  const query = connection.getKnex().raw(sql, params).options({ name: st.name });
   if (trx) query.transacting(trx);
   return runLogged<T>(em, sql, params, method, query);
 }
 
-const names = new Map<string, string>();
+/**
+ * A statement's name (a hash of its text) and its text with PostgreSQL's placeholders: each `?`
+ * becomes `$1`, `$2`, … as knex numbers them; null when the text holds `??` or an escaped `\?`
+ * (knex's identifier and literal forms), which then go through knex.
+ */
+export function statementOf(sql: string): { name: string; text: string | null } {
+  const name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+  if (/\?\?|\\\?/.test(sql)) return { name, text: null };
+  let n = 0;
+  return { name, text: sql.replace(/\?/g, () => `$${++n}`) };
+}
+
+const statements = new Map<string, { name: string; text: string | null }>();
 
 let enabled = true;
 

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import request from 'supertest';
 import { createTenant, useTestApp } from '../helpers/app';
 import { makeJob, makeVisit, slot } from '../helpers/visits';
@@ -6,7 +7,8 @@ import { makeJob, makeVisit, slot } from '../helpers/visits';
 // the DEBUG_SQL log prints as `[query] (request <X-Request-Id>) …`: the benchmark counts a GraphQL
 // page's statements by it (bench/run.ts statementsOf), so that the background workers' statements
 // logged at the same time are not counted. Here nothing else runs: every statement of the request
-// (as the driver sees them, knex's 'query' event) must be logged with its label.
+// (as the driver sends them: pg's Client.query, for statements run through knex and those run
+// on a pooled connection directly, src/data/orm-adapter.ts runPooled) must be logged with its label.
 
 const t = useTestApp();
 
@@ -14,17 +16,22 @@ it('labels every statement of a request with its request id, reads and writes, R
   const a = await createTenant(t);
   const job = await makeJob(t, a);
   await makeVisit(t, a, job.uuid, slot(9, 10));
-  const knex = t.orm.em.getConnection().getKnex();
   const logger = t.orm.config.getLogger();
   const labels: Array<string | undefined> = [];
   let statements = 0;
-  const onQuery = () => statements++;
+  // Statements as the driver sends them: every query of a pg client but the key cache's own
+  // (its fences are not the request's statements) and a new pooled connection's version check.
+  const sendQuery = pg.Client.prototype.query;
+  const sent = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+    if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name !== 'fsc-key-cache' && !/^select version\(\)/.test(text ?? '')) statements++;
+    return (sendQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+  });
   const original = logger.logQuery.bind(logger);
   const spy = jest.spyOn(logger, 'logQuery').mockImplementation((context) => {
     labels.push(context.label);
     return original(context);
   });
-  knex.on('query', onQuery);
   const auth = { Authorization: `Bearer ${a.key}` };
   const GQL_PAGE = `{ invoices(limit: 10) { items { uuid customer { firstName } payments { amount } } pagination { total } } }`;
   const requests: Array<[string, (id: string) => request.Test]> = [
@@ -46,7 +53,7 @@ it('labels every statement of a request with its request id, reads and writes, R
       expect([what, labels.filter((l) => l !== `request ${id}`).map(String)]).toEqual([what, []]);
     }
   } finally {
-    knex.removeListener('query', onQuery);
+    sent.mockRestore();
     spy.mockRestore();
   }
 });
