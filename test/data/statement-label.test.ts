@@ -1,6 +1,6 @@
-import pg from 'pg';
 import request from 'supertest';
 import { createTenant, useTestApp } from '../helpers/app';
+import { watchStatements } from '../helpers/statements';
 import { makeJob, makeVisit, slot } from '../helpers/visits';
 
 // Every SQL statement of a request carries the request's label in MikroORM's log context, which
@@ -18,15 +18,7 @@ it('labels every statement of a request with its request id, reads and writes, R
   await makeVisit(t, a, job.uuid, slot(9, 10));
   const logger = t.orm.config.getLogger();
   const labels: Array<string | undefined> = [];
-  let statements = 0;
-  // Statements as the driver sends them: every query of a pg client but the key cache's own
-  // (its fences are not the request's statements) and a new pooled connection's version check.
-  const sendQuery = pg.Client.prototype.query;
-  const sent = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-    if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name !== 'fsc-key-cache' && !/^select version\(\)/.test(text ?? '')) statements++;
-    return (sendQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
-  });
+  const sent = watchStatements();
   const original = logger.logQuery.bind(logger);
   const spy = jest.spyOn(logger, 'logQuery').mockImplementation((context) => {
     labels.push(context.label);
@@ -44,16 +36,16 @@ it('labels every statement of a request with its request id, reads and writes, R
   try {
     for (const [i, [what, send]] of requests.entries()) {
       labels.length = 0;
-      statements = 0;
+      sent.reset();
       const id = `label-test-${i}`;
       const res = await send(id);
       expect([what, res.status]).toEqual([what, 200]);
-      expect([what, statements > 0]).toEqual([what, true]);
-      expect([what, labels.length]).toEqual([what, statements]);
+      expect([what, sent.count > 0]).toEqual([what, true]);
+      expect([what, labels.length]).toEqual([what, sent.count]);
       expect([what, labels.filter((l) => l !== `request ${id}`).map(String)]).toEqual([what, []]);
     }
   } finally {
-    sent.mockRestore();
+    sent.stop();
     spy.mockRestore();
   }
 });

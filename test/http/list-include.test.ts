@@ -1,4 +1,5 @@
 import { useTestApp, createTenant, rest } from '../helpers/app';
+import { watchStatements } from '../helpers/statements';
 import { makeInvoice, makeJob, pay } from '../helpers/billing';
 
 // A REST list route passes its embedded summaries to the service as an argument
@@ -12,17 +13,14 @@ it('GET /invoices, /payments and /jobs load their embedded summaries with the pa
   const jobs = [];
   for (let i = 0; i < 3; i++) jobs.push(await makeJob(t, a));
   for (let i = 0; i < 12; i++) await pay(t, a, (await makeInvoice(t, a, { job_uuid: jobs[i % 3].uuid })).uuid, 5);
-  const knex = t.orm.em.getConnection().getKnex();
-  let statements = 0;
-  const onQuery = () => statements++;
-  knex.on('query', onQuery);
+  const statements = watchStatements();
   const measure = async (path: string, key: string, embedded: string, limit: number) => {
-    statements = 0;
+    statements.reset();
     const res = await rest(t, a).get(`${path}?limit=${limit}`);
     expect(res.status).toBe(200);
     expect(res.body.data[key]).toHaveLength(limit);
     expect(res.body.data[key].every((r: Record<string, unknown>) => r[embedded] && typeof r[embedded] === 'object')).toBe(true);
-    return statements;
+    return statements.count;
   };
   try {
     for (const [path, key, embedded, many] of [['/invoices', 'invoices', 'customer', 12], ['/payments', 'payments', 'invoice', 12], ['/jobs', 'jobs', 'customer', 3]] as const) {
@@ -33,6 +31,6 @@ it('GET /invoices, /payments and /jobs load their embedded summaries with the pa
       expect([path, one, twelve]).toEqual([path, 1, 1]);
     }
   } finally {
-    knex.removeListener('query', onQuery);
+    statements.stop();
   }
 });

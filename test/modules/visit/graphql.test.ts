@@ -1,4 +1,5 @@
 import { addUser, createTenant, gql, rest, useTestApp } from '../../helpers/app';
+import { watchStatements } from '../../helpers/statements';
 import { at, makeJob, makeVisit, slot } from '../../helpers/visits';
 
 // Visits over GraphQL: the same services and rules as REST (docs/visits.md).
@@ -91,17 +92,14 @@ describe('visits over GraphQL', () => {
       );
     }
     const query = `query($limit: Int) { visits(from: "2026-06-01T00:00:00Z", to: "2026-06-02T00:00:00Z", limit: $limit) { items { uuid job { title customer { firstName } } assignedUsers { firstName } } pagination { total } } }`;
-    const knex = t.orm.em.getConnection().getKnex();
-    let statements = 0;
-    const onQuery = () => statements++;
-    knex.on('query', onQuery);
+    const statements = watchStatements();
     const measure = async (limit: number) => {
-      statements = 0;
+      statements.reset();
       const res = await gql(t, a, query, { limit });
       expect(res.errors).toBeUndefined();
       expect(res.data.visits.items).toHaveLength(limit);
       expect(res.data.visits.items.every((v: { job: { customer: unknown }; assignedUsers: unknown[] }) => v.job.customer && v.assignedUsers.length === 2)).toBe(true);
-      return statements;
+      return statements.count;
     };
     try {
       const ten = await measure(10);
@@ -110,25 +108,25 @@ describe('visits over GraphQL', () => {
       // The key lookup, the page, its count, the jobs, the users, the customers.
       expect(hundred).toBeLessThanOrEqual(6);
       // Every user's visits of the day with their jobs: one statement for the visits of all users.
-      statements = 0;
+      statements.reset();
       const byUser = await gql(t, a, `{ users { items { id visits(from: "2026-06-01T00:00:00Z", to: "2026-06-02T00:00:00Z") { uuid assignedUserIds job { title } } } } }`);
       expect(byUser.errors).toBeUndefined();
       const items = byUser.data.users.items as Array<{ id: string; visits: Array<{ assignedUserIds: string[]; job: unknown }> }>;
       expect(items).toHaveLength(5);
       expect(items.every((u) => u.visits.length === 40 && u.visits.every((v) => v.assignedUserIds.includes(u.id) && v.job))).toBe(true);
-      const perUsers = statements;
+      const perUsers = statements.count;
       expect(perUsers).toBeLessThanOrEqual(5);
       // Each job's visits, read in one batch whatever the number of jobs.
       const jobVisits = async (limit: number) => {
-        statements = 0;
+        statements.reset();
         const res = await gql(t, a, `query($l: Int) { jobs(limit: $l) { items { visits { uuid assignedUserIds startsAt } } } }`, { l: limit });
         expect(res.errors).toBeUndefined();
         expect(res.data.jobs.items.every((j: { visits: Array<{ assignedUserIds: string[] }> }) => j.visits.length === 10 && j.visits.every((v) => v.assignedUserIds.length === 2))).toBe(true);
-        return statements;
+        return statements.count;
       };
       expect(await jobVisits(10)).toBe(await jobVisits(2));
     } finally {
-      knex.removeListener('query', onQuery);
+      statements.stop();
     }
   });
 });
