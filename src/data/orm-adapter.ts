@@ -88,18 +88,22 @@ interface PgConnection {
 
 /**
  * Runs a named prepared statement on a connection of the ORM's pool, taken and given back as knex
- * takes them for a statement outside a transaction (`acquireConnection`, `releaseConnection`),
- * without knex's query builder and runner; logged and timed by MikroORM's connection as runLogged
+ * takes them (`acquireConnection`, `releaseConnection`; in a transaction, its client's: the
+ * transaction's connection), without knex's query builder and runner; logged and timed by MikroORM's connection as runLogged
  * does, the result in the shape `execute(sql, params, method)` gives. `text` has PostgreSQL's
  * `$n` placeholders. A driver error is thrown as the driver gives it (knex would have prefixed its
  * message with the statement and its values).
  */
-export function runPooled<T>(em: EntityManager, sql: string, name: string, text: string, params: readonly unknown[], method: 'all' | 'get'): Promise<T> {
+export function runPooled<T>(em: EntityManager, sql: string, name: string, text: string, params: readonly unknown[], method: 'all' | 'get', trx?: unknown): Promise<T> {
   const connection = em.getConnection() as any;
-  const client = connection.getKnex().client;
+  // In a transaction, its client hands out the transaction's connection and takes nothing back.
+  const tx = trx as { client: unknown; isCompleted(): boolean } | undefined;
+  const client = (tx ? tx.client : connection.getKnex().client) as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
   return connection.executeQuery(
     sql,
     async () => {
+      // knex's refusal of a statement on a transaction that has ended (its connection may be another's by now).
+      if (tx?.isCompleted()) throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
       const pg = (await client.acquireConnection()) as PgConnection;
       try {
         return connection.transformRawResult(await pg.query({ name, text, values: params as unknown[] }), method);

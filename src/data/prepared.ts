@@ -32,11 +32,11 @@ export async function runStatement<T = Record<string, unknown>>(
   await connection.ensureConnection();
   let st = statements.get(sql);
   if (!st) statements.set(sql, (st = statementOf(sql)));
-  // Outside a transaction, on a pooled connection directly (runPooled); the values are checked as
-  // knex checks them, so that both ways refuse the same calls.
-  if (!trx && st.text !== null) {
+  // On the connection directly (runPooled: a pooled one, or the transaction's); the values are
+  // checked as knex checks them, so that both ways refuse the same calls.
+  if (st.text !== null) {
     if (params.some((p) => p === undefined)) throw new Error(`Undefined binding(s) detected when compiling RAW. Undefined column(s): [${sql}] query: ${sql}`);
-    return runPooled<T>(em, sql, st.name, st.text, params, method);
+    return runPooled<T>(em, sql, st.name, st.text, params, method, trx);
   }
   const query = connection.getKnex().raw(sql, params).options({ name: st.name });
   if (trx) query.transacting(trx);

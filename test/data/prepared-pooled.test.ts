@@ -3,10 +3,10 @@ import { runStatement, statementOf } from '../../src/data/prepared';
 import { readModelStatements } from '../../src/data/queries';
 import { createTenant, rest, useTestApp } from '../helpers/app';
 
-// Outside a transaction, runStatement runs its named statement on a pooled connection directly
-// (src/data/orm-adapter.ts runPooled) instead of through knex's raw query; inside one, through
-// knex on the transaction's connection as before. Both must send the same statement text and
-// give the same rows, errors and refusals.
+// runStatement runs its named statement on the connection directly (src/data/orm-adapter.ts
+// runPooled: a pooled connection, or inside a transaction the transaction's) instead of through
+// knex's raw query. It must send the statement knex would send, and give the rows, errors and
+// refusals of knex's way (MikroORM's execute, which runs through knex).
 const t = useTestApp();
 
 it("numbers the placeholders as knex does, for every committed statement of the read model and other shapes", () => {
@@ -24,7 +24,7 @@ it("numbers the placeholders as knex does, for every committed statement of the 
   expect(statementOf('select \\? as q').text).toBeNull();
 });
 
-it('gives the same rows outside a transaction (pooled) as inside one (knex), for reads of every shape', async () => {
+it("gives knex's rows outside a transaction and inside one, for reads of every shape", async () => {
   const a = await createTenant(t);
   for (const name of ['Ada', 'Grace', 'Zoë']) await rest(t, a).post('/customers', { first_name: name, last_name: 'Pooled' });
   const em = t.orm.em.fork() as EntityManager;
@@ -37,8 +37,31 @@ it('gives the same rows outside a transaction (pooled) as inside one (knex), for
   for (const [sql, params, method] of cases) {
     const pooled = await runStatement(em, sql, params, method);
     const inTx = await em.transactional((tx) => runStatement(tx as EntityManager, sql, params, method));
-    expect({ sql, rows: pooled }).toEqual({ sql, rows: inTx });
+    const throughKnex = await em.getConnection().execute(sql, [...params], method);
+    expect({ sql, rows: pooled }).toEqual({ sql, rows: throughKnex });
+    expect({ sql, rows: inTx }).toEqual({ sql, rows: throughKnex });
   }
+});
+
+it("runs inside a transaction on the transaction's connection, and refuses once it has ended", async () => {
+  const em = t.orm.em.fork() as EntityManager;
+  let txEm: EntityManager | undefined;
+  const pids = await em.transactional(async (tx) => {
+    txEm = tx as EntityManager;
+    const own = await runStatement<{ pid: number }>(tx as EntityManager, 'select pg_backend_pid() as pid, ?::int as n', [1], 'get');
+    await runStatement(tx as EntityManager, 'create temporary table pooled_probe (n int) on commit drop', [], 'all');
+    await runStatement(tx as EntityManager, 'insert into pooled_probe values (?)', [7], 'all');
+    const seen = await runStatement<{ n: number }[]>(tx as EntityManager, 'select n from pooled_probe', []);
+    const again = await runStatement<{ pid: number }>(tx as EntityManager, 'select pg_backend_pid() as pid, ?::int as n', [2], 'get');
+    // The fork outside the transaction, while the transaction holds its connection: a pooled one.
+    const beside = await runStatement<{ pid: number }>(em, 'select pg_backend_pid() as pid, ?::int as n', [3], 'get');
+    return { first: own.pid, again: again.pid, beside: beside.pid, seen };
+  });
+  // One connection for the whole transaction (the temporary table is seen), another for the statement beside it.
+  expect(pids.seen).toEqual([{ n: 7 }]);
+  expect(pids.again).toBe(pids.first);
+  expect(pids.beside).not.toBe(pids.first);
+  await expect(runStatement(txEm!, 'select ?::int as n', [1])).rejects.toThrow(/^Transaction query already complete/);
 });
 
 it('fails the same way: the driver error with its code, and an undefined value refused before it is sent', async () => {
@@ -46,10 +69,13 @@ it('fails the same way: the driver error with its code, and an undefined value r
   const errorOf = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; message: string }) => e);
   const pooled = await errorOf(runStatement(em, 'select 1 / ?::int as x', [0]));
   const inTx = await errorOf(em.transactional((tx) => runStatement(tx as EntityManager, 'select 1 / ?::int as x', [0])));
+  const throughKnex = await errorOf(em.getConnection().execute('select 1 / ?::int as x', [0]));
   expect(pooled?.code).toBe('22012');
   expect(inTx?.code).toBe(pooled?.code);
+  expect(throughKnex?.code).toBe(pooled?.code);
   expect(pooled?.message).toBe('division by zero');
-  expect(inTx?.message).toMatch(/division by zero$/);
+  expect(inTx?.message).toBe('division by zero');
+  expect(throughKnex?.message).toMatch(/division by zero$/);
   const undefinedPooled = await errorOf(runStatement(em, 'select ?::int as x', [undefined]));
   const undefinedTx = await errorOf(em.transactional((tx) => runStatement(tx as EntityManager, 'select ?::int as x', [undefined])));
   expect(undefinedPooled?.message).toMatch(/^Undefined binding\(s\) detected/);
