@@ -103,7 +103,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use(PAGE_PATH, sharePageRouter(orm));
 
   // Keys kept in the process while it listens for their changes (src/auth/key-cache.ts).
-  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!) : null;
+  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!, { preparedFence: config.dbPreparedStatements }) : null;
   await keys?.start();
   const auth: RequestHandler = async (req, res, next) => {
     try {

@@ -14,6 +14,8 @@ export interface KeyCacheOptions {
   maxEntries?: number;
   /** application_name of the listening connection (pg_stat_activity). */
   applicationName?: string;
+  /** The fence as a named prepared statement (FENCE); false with DB_PREPARED_STATEMENTS=false: its text, parsed each time. */
+  preparedFence?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -65,7 +67,7 @@ export class KeyCache {
     private readonly url: string,
     options: KeyCacheOptions = {},
   ) {
-    this.o = { reconnectMs: 1_000, fenceTimeoutMs: 2_000, maxEntries: 10_000, applicationName: 'fsc-key-cache', ...options };
+    this.o = { reconnectMs: 1_000, fenceTimeoutMs: 2_000, maxEntries: 10_000, applicationName: 'fsc-key-cache', preparedFence: true, ...options };
   }
 
   /** How many times the cache was emptied (notifications, and changes of the listening state). */
@@ -132,7 +134,7 @@ export class KeyCache {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.o.fenceTimeoutMs)));
       try {
-        const answer = await Promise.race([client.query<{ pid: number }>(FENCE), timeout]);
+        const answer = await Promise.race([client.query<{ pid: number }>(this.o.preparedFence ? FENCE : FENCE.text), timeout]);
         if (answer === 'timeout' || answer.rows[0]?.pid !== pid) {
           this.lost(client, answer === 'timeout' ? 'fence unanswered' : 'fence answered by another session (a pooler?)');
           return false;

@@ -114,6 +114,21 @@ it('the fence is a prepared statement of the listening session, and a change com
   } finally {
     await c.cache.stop();
   }
+  // DB_PREPARED_STATEMENTS=false: the fence's text, nothing kept by the session.
+  const plain = await cacheOf(a.key, { preparedFence: false });
+  try {
+    await plain.find();
+    await sql.query(`update companies set name = name where uuid = '${a.companyUuid}'`);
+    const before = plain.loads();
+    await plain.find();
+    expect(plain.loads()).toBe(before + 1);
+    await plain.find();
+    expect(plain.loads()).toBe(before + 1);
+    const listener = (plain.cache as unknown as { client: Client }).client;
+    expect((await listener.query('select name from pg_prepared_statements')).rows).toEqual([]);
+  } finally {
+    await plain.cache.stop();
+  }
 });
 
 it('a row read while a change commits is not kept', async () => {
