@@ -66,8 +66,10 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
     }
     return managed;
   };
+  let loaders: Loaders | undefined;
+  const loadersOf = () => (loaders ??= new Loaders(em(), { companyId }));
   const companySnapshot = () => leanRecord(orm.em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
-  return new KeyContext(requestId, companyId, key, em, manage, companySnapshot);
+  return new KeyContext(requestId, companyId, key, em, loadersOf, manage, companySnapshot);
 }
 
 /**
@@ -83,13 +85,15 @@ class KeyContext {
     readonly companyId: string,
     readonly key: ApiKey,
     private readonly emOf: () => EntityManager,
+    private readonly loadersOf: () => Loaders,
     private readonly manage: () => ApiKey,
     private readonly companySnapshot: () => Company,
   ) {}
 
   /**
-   * The request's EntityManager, forked when first read (Apollo's copy of the context shares it:
-   * `emOf` is memoised); then an own property, as the managed records below.
+   * The request's EntityManager, forked when first read, and its loaders, made when first read
+   * (Apollo's copy of the context shares both: `emOf` and `loadersOf` are memoised); then own
+   * properties, as the managed records below.
    */
   get em(): EntityManager {
     return (this.em = this.emOf());
@@ -101,7 +105,7 @@ class KeyContext {
   }
 
   get loaders(): Loaders {
-    return (this.loaders = new Loaders(this.em, { companyId: this.companyId }));
+    return (this.loaders = this.loadersOf());
   }
 
   set loaders(loaders: Loaders) {

@@ -51,6 +51,7 @@ it("a context copied the way Apollo copies it shares the request's EntityManager
   const after = await authenticate(t.orm, { headers: { authorization: `Bearer ${a.key}` } } as any, 'r2');
   const late = copy(after);
   expect(late.em).toBe(after.em);
+  expect(late.loaders).toBe(after.loaders);
   expect(late.em.getFilterParams('tenant')).toEqual({ companyId: a.companyUuid });
   expect(late.em).not.toBe(em);
 });
