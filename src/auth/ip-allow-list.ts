@@ -64,7 +64,6 @@ const processed = new Map<string, string | null>();
 // every request of the key. Bounded: entries come from the keys an operator made.
 const parsed = new Map<string, Range | null>();
 
-
 /** Whether an address (as clientAddress gives it) lies in any range of the allow-list. */
 export function ipAllowed(address: string | null, allowList: string[]): boolean {
   if (!address) return false;

@@ -89,8 +89,8 @@ interface PgConnection {
 /**
  * Runs a named prepared statement on a connection of the ORM's pool, taken and given back as knex
  * takes them (`acquireConnection`, `releaseConnection`; in a transaction, its client's: the
- * transaction's connection), without knex's query builder and runner; logged and timed by MikroORM's connection as runLogged
- * does, the result in the shape `execute(sql, params, method)` gives. `text` has PostgreSQL's
+ * transaction's connection), without knex's query builder and runner; logged and timed by
+ * MikroORM's connection as runLogged does, the result in the shape `execute(sql, params, method)` gives. `text` has PostgreSQL's
  * `$n` placeholders. A driver error is thrown as the driver gives it (knex would have prefixed its
  * message with the statement and its values).
  */

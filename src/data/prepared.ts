@@ -35,7 +35,7 @@ export async function runStatement<T = Record<string, unknown>>(
   // On the connection directly (runPooled: a pooled one, or the transaction's); the values are
   // checked as knex checks them, so that both ways refuse the same calls.
   if (st.text !== null) {
-    if (params.some((p) => p === undefined)) throw new Error(`Undefined binding(s) detected when compiling RAW. Undefined column(s): [${sql}] query: ${sql}`);
+    if (params.some((p) => p === undefined)) throw new Error(`Undefined binding(s) detected: a value of the statement is undefined (${sql})`);
     return runPooled<T>(em, sql, st.name, st.text, params, method, trx);
   }
   const query = connection.getKnex().raw(sql, params).options({ name: st.name });
