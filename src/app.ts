@@ -73,7 +73,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   const metrics = createMetrics(orm, { token: config.metricsToken, trustProxy: trusted });
   // Every request's middlewares, one layer of the router (src/ops/chain.ts); helmet's headers
   // computed once (src/ops/security-headers.ts).
-  app.use(chain(requestId, requestLog(trusted), metrics.observe, compression(), securityHeaders(), cors(config.corsOrigins)));
+  app.use(chain(requestId, requestLog(trusted, metrics.observe), compression(), securityHeaders(), cors(config.corsOrigins)));
 
   app.get('/metrics', metrics.endpoint);
   app.get('/health', (_req, res) => {
@@ -103,7 +103,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use(PAGE_PATH, sharePageRouter(orm));
 
   // Keys kept in the process while it listens for their changes (src/auth/key-cache.ts).
-  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!, { preparedFence: config.dbPreparedStatements }) : null;
+  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!, { fence: config.dbPreparedStatements ? 'sync' : 'statement' }) : null;
   await keys?.start();
   const auth: RequestHandler = async (req, res, next) => {
     try {

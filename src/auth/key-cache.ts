@@ -14,19 +14,49 @@ export interface KeyCacheOptions {
   maxEntries?: number;
   /** application_name of the listening connection (pg_stat_activity). */
   applicationName?: string;
-  /** The fence as a named prepared statement (FENCE); false with DB_PREPARED_STATEMENTS=false: its text, parsed each time. */
-  preparedFence?: boolean;
+  /**
+   * `sync`: the fence is a bare Sync message (SyncFence). `statement`: FENCE, whose answer names
+   * the backend that gave it, compared with the listening one (with DB_PREPARED_STATEMENTS=false,
+   * the setting for a pooler, which could hand the fence to another backend).
+   */
+  fence?: 'sync' | 'statement';
 }
 
 type Row = Record<string, unknown>;
 
+/** The fence as a statement (`fence: 'statement'`): its answer is the backend that gave it. */
+export const FENCE = 'select pg_backend_pid() as pid';
+
+type Settle = (ok: boolean, reason?: string, err?: unknown) => void;
+
 /**
- * The fence, a named prepared statement of the listening connection: PostgreSQL parses and plans
- * it once per connection instead of once per fence. A listening session sends the notifications it
- * has been signalled when it next reads from its client, before it reads the statement, whichever
- * protocol the statement comes in (test/http/key-cache.test.ts checks both the statement and the rule).
+ * The fence as a bare Sync message of the extended protocol, sent through node-postgres's queue as
+ * a query of its own (a "submittable"): PostgreSQL answers it with ReadyForQuery alone, and a
+ * session that is not in a transaction sends the notifications it has been signalled before it
+ * sends ReadyForQuery (postgres.c, the idle branch of PostgresMain), so the answer comes after
+ * them. Nothing is parsed, planned or run: about half the CPU of `select pg_backend_pid()` as a
+ * prepared statement, in this process and in the backend (docs/benchmark.md, "The fence as a
+ * Sync message"). The other methods answer messages a Sync never gets.
  */
-export const FENCE = { name: 'fsc_key_cache_fence', text: 'select pg_backend_pid() as pid' } as const;
+export class SyncFence {
+  constructor(private readonly settle: Settle) {}
+  submit(connection: { sync(): void }): void {
+    connection.sync();
+  }
+  handleReadyForQuery(): void {
+    this.settle(true);
+  }
+  handleError(err: Error): void {
+    this.settle(false, 'fence failed', err);
+  }
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
+}
 
 /**
  * The key lookup's rows (key, company, user) kept in the process (docs/access-and-operations.md,
@@ -35,15 +65,15 @@ export const FENCE = { name: 'fsc_key_cache_fence', text: 'select pg_backend_pid
  * on a connection of its own and drops every entry on a notification.
  *
  * The next request after a change sees it in every process: a kept row is used only after a fence,
- * a `select pg_backend_pid()` on the listening connection (FENCE) sent after the request arrived.
+ * a round trip on the listening connection (SyncFence, or FENCE) sent after the request arrived.
  * PostgreSQL signals listening sessions when the change commits and a session sends the
- * notifications it has been signalled before it answers its next query, so by the fence's answer
+ * notifications it has been signalled before it answers its next message, so by the fence's answer
  * every change committed before the request has emptied the cache. Requests that arrive while a
  * fence is on its way share the next one: one small statement on one connection, without the
  * pool, for any number of concurrent requests, instead of the key lookup for each.
  *
  * Trusted only while listening: before LISTEN has succeeded, after the connection errs, ends, or
- * leaves a fence unanswered, and when a fence is answered by another session than the listening one
+ * leaves a fence unanswered, and when a FENCE is answered by another session than the listening one
  * (a pooler), keys are looked up as without a cache, and nothing is stored until the connection is
  * new. A row read before a notification that arrives before the row is stored is not stored (the
  * generation counter), so a lookup that raced a change never keeps the old row. Keys not found are
@@ -61,13 +91,17 @@ export class KeyCache {
   /** The fence not sent yet, which arriving requests join; the one on its way. */
   private nextFence: Promise<boolean> | null = null;
   private fenceOnWay: Promise<unknown> = Promise.resolve();
+  /** Settles the fence on its way, and when it was sent (Date.now()); the watchdog reads both. */
+  private settleOnWay: Settle | null = null;
+  private sentAt = 0;
+  private watchdog: NodeJS.Timeout | null = null;
   private readonly o: Required<KeyCacheOptions>;
 
   constructor(
     private readonly url: string,
     options: KeyCacheOptions = {},
   ) {
-    this.o = { reconnectMs: 1_000, fenceTimeoutMs: 2_000, maxEntries: 10_000, applicationName: 'fsc-key-cache', preparedFence: true, ...options };
+    this.o = { reconnectMs: 1_000, fenceTimeoutMs: 2_000, maxEntries: 10_000, applicationName: 'fsc-key-cache', fence: 'sync', ...options };
   }
 
   /** How many times the cache was emptied (notifications, and changes of the listening state). */
@@ -87,6 +121,12 @@ export class KeyCache {
 
   /** Opens the listening connection; resolves once it listens or failed (then it retries in the background). */
   async start(): Promise<void> {
+    // One timer for every fence rather than one per fence: a fence on its way for longer than
+    // fenceTimeoutMs counts as a lost connection.
+    this.watchdog = setInterval(() => {
+      if (this.client && this.settleOnWay && Date.now() - this.sentAt > this.o.fenceTimeoutMs) this.lost(this.client, 'fence unanswered');
+    }, Math.max(10, this.o.fenceTimeoutMs / 4));
+    this.watchdog.unref();
     await this.connect();
   }
 
@@ -115,6 +155,7 @@ export class KeyCache {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.reconnect) clearTimeout(this.reconnect);
+    if (this.watchdog) clearInterval(this.watchdog);
     const client = this.client;
     this.client = null;
     this.listenPid = null;
@@ -122,34 +163,42 @@ export class KeyCache {
     await client?.end().catch(() => undefined);
   }
 
-  /** True once the listening session has answered a statement sent after this call. */
+  /** True once the listening session has answered a fence sent after this call. */
   private fence(): Promise<boolean> {
     if (this.nextFence) return this.nextFence;
-    const client = this.client;
-    const pid = this.listenPid;
-    const fence: Promise<boolean> = this.fenceOnWay.then(async () => {
+    const fence: Promise<boolean> = this.fenceOnWay.then(() => {
       // Sent now: requests arriving from here on wait for the next fence.
       if (this.nextFence === fence) this.nextFence = null;
-      if (!client || this.client !== client) return false;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.o.fenceTimeoutMs)));
-      try {
-        const answer = await Promise.race([client.query<{ pid: number }>(this.o.preparedFence ? FENCE : FENCE.text), timeout]);
-        if (answer === 'timeout' || answer.rows[0]?.pid !== pid) {
-          this.lost(client, answer === 'timeout' ? 'fence unanswered' : 'fence answered by another session (a pooler?)');
-          return false;
-        }
-        return this.client === client && this.listenPid === pid;
-      } catch (err) {
-        this.lost(client, 'fence failed', err);
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
+      return this.send();
     });
     this.nextFence = fence;
     this.fenceOnWay = fence;
     return fence;
+  }
+
+  /** One fence on the listening connection: true once the listening session answered it. */
+  private send(): Promise<boolean> {
+    const client = this.client;
+    const pid = this.listenPid;
+    if (!client) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const settle: Settle = (ok, reason, err) => {
+        if (this.settleOnWay !== settle) return;
+        this.settleOnWay = null;
+        if (!ok && reason) this.lost(client, reason, err);
+        resolve(ok && this.client === client && this.listenPid === pid);
+      };
+      this.settleOnWay = settle;
+      this.sentAt = Date.now();
+      if (this.o.fence === 'sync') {
+        void client.query(new SyncFence(settle) as never);
+      } else {
+        client.query<{ pid: number }>(FENCE).then(
+          (answer) => (answer.rows[0]?.pid === pid ? settle(true) : settle(false, 'fence answered by another session (a pooler?)')),
+          (err) => settle(false, 'fence failed', err),
+        );
+      }
+    });
   }
 
   private lost(client: Client, reason: string, err?: unknown): void {
@@ -157,6 +206,8 @@ export class KeyCache {
     this.client = null;
     this.listenPid = null;
     this.invalidate();
+    // A fence still on its way is answered now: false.
+    this.settleOnWay?.(false);
     void client.end().catch(() => undefined);
     if (this.stopped) return;
     logger.warn({ err, reason }, 'API key cache: listening connection lost; keys are looked up on every request until it is back');

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ACCESS_TABLES, FENCE, KeyCache } from '../../src/auth/key-cache';
+import { ACCESS_TABLES, KeyCache } from '../../src/auth/key-cache';
 import { ApiKey } from '../../src/modules/api-key/api-key.entity';
 import { Company } from '../../src/modules/company/company.entity';
 import { User } from '../../src/modules/user/user.entity';
@@ -96,26 +96,30 @@ it('keeps a key once read, and every change of a key, company or user empties it
   }
 });
 
-it('the fence is a prepared statement of the listening session, and a change committed just before a find is always seen', async () => {
+it('the fence is a bare Sync of the listening session, and a change committed just before a find is always seen', async () => {
   const a = await createTenant(t);
   const c = await cacheOf(a.key);
   try {
     await c.find();
+    const listener = (c.cache as unknown as { client: Client }).client;
+    const lastStatement = async () => (await sql.query('select query from pg_stat_activity where pid = $1', [c.cache.listenerPid])).rows[0].query;
+    const before = await lastStatement();
     for (let i = 0; i < 50; i++) {
-      const before = c.loads();
+      const loads = c.loads();
       await sql.query(`update companies set name = name where uuid = '${a.companyUuid}'`);
       await c.find();
-      expect(c.loads()).toBe(before + 1);
+      expect(c.loads()).toBe(loads + 1);
     }
-    // Held by the listening session itself (the session that answered the fences).
-    const listener = (c.cache as unknown as { client: Client }).client;
-    const { rows } = await listener.query('select name, statement from pg_prepared_statements');
-    expect(rows).toEqual([{ name: FENCE.name, statement: FENCE.text }]);
+    // No statement was run for the fences: the session's last statement is still the one it
+    // connected with, and it prepared none.
+    expect(before).toBe('select pg_backend_pid() as pid');
+    expect(await lastStatement()).toBe(before);
+    expect((await listener.query('select name from pg_prepared_statements')).rows).toEqual([]);
   } finally {
     await c.cache.stop();
   }
-  // DB_PREPARED_STATEMENTS=false: the fence's text, nothing kept by the session.
-  const plain = await cacheOf(a.key, { preparedFence: false });
+  // DB_PREPARED_STATEMENTS=false (a pooler): the fence is FENCE's text, whose answer names the session.
+  const plain = await cacheOf(a.key, { fence: 'statement' });
   try {
     await plain.find();
     await sql.query(`update companies set name = name where uuid = '${a.companyUuid}'`);
@@ -126,8 +130,31 @@ it('the fence is a prepared statement of the listening session, and a change com
     expect(plain.loads()).toBe(before + 1);
     const listener = (plain.cache as unknown as { client: Client }).client;
     expect((await listener.query('select name from pg_prepared_statements')).rows).toEqual([]);
+    // An answer from another backend than the listening one: not trusted, and the connection is dropped.
+    (plain.cache as unknown as { listenPid: number }).listenPid = -1;
+    await plain.find();
+    expect(plain.loads()).toBe(before + 2);
+    expect(plain.cache.active).toBe(false);
   } finally {
     await plain.cache.stop();
+  }
+});
+
+it('a fence left unanswered counts as a lost connection, whichever form it has', async () => {
+  const a = await createTenant(t);
+  for (const fence of ['sync', 'statement'] as const) {
+    const c = await cacheOf(a.key, { fence, fenceTimeoutMs: 200, reconnectMs: 60_000 });
+    try {
+      await c.find();
+      expect(c.loads()).toBe(1);
+      // The answer never reaches this process.
+      (c.cache as unknown as { client: { connection: { stream: { pause(): void } } } }).client.connection.stream.pause();
+      await c.find();
+      expect(c.loads()).toBe(2);
+      expect(c.cache.active).toBe(false);
+    } finally {
+      await c.cache.stop();
+    }
   }
 });
 
