@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { clientAddress } from '../auth/ip-allow-list';
 import type { Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
-import { routeLabel } from './route-label';
+import type { RequestObserver } from './request-log';
 import { feedLag } from '../modules/event/event.maintenance';
 import { registerWebhookMetrics } from '../modules/webhook/webhook.metrics';
 
@@ -19,8 +19,8 @@ interface TarnPool {
 
 export interface Metrics {
   registry: Registry;
-  /** Observes every request at its end: count and latency by method, route pattern and status. */
-  observe: RequestHandler;
+  /** Counts a request at its end, with its latency, by method, route pattern and status (src/ops/request-log.ts calls it). */
+  observe: RequestObserver;
   /** GET /metrics in the Prometheus text format. */
   endpoint: RequestHandler;
 }
@@ -77,14 +77,10 @@ export function createMetrics(orm: Orm, o: { token: string | null; trustProxy: b
 
   registerWebhookMetrics(registry, orm);
 
-  const observe: RequestHandler = (req, res, next) => {
-    const end = duration.startTimer();
-    res.once('finish', () => {
-      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
-      requests.inc(labels);
-      end(labels);
-    });
-    next();
+  const observe: RequestObserver = (method, route, status, seconds) => {
+    const labels = { method, route, status: String(status) };
+    requests.inc(labels);
+    duration.observe(labels, seconds);
   };
 
   const endpoint: RequestHandler = async (req, res, next) => {

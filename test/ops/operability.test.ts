@@ -40,6 +40,12 @@ describe('/metrics', () => {
     expect(text).toMatch(/^http_requests_total\{method="POST",route="\/graphql",status="200"\} [1-9]/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/customers\/:uuid",status="200"\} \d+/m);
     expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/graphql",status="200"\} [1-9]/m);
+    // Every counted request has its latency observed, under the same labels (one end-of-request
+    // hook feeds both, src/ops/request-log.ts).
+    const series = (name: string) => new Map([...text.matchAll(new RegExp(`^${name}\\{(method="[^"]*",route="[^"]*",status="[^"]*")\\} (\\d+)$`, 'gm'))].map((m) => [m[1], m[2]]));
+    const counted = series('http_requests_total');
+    expect(counted.size).toBeGreaterThanOrEqual(5);
+    expect(series('http_request_duration_seconds_count')).toEqual(counted);
     // Labels hold patterns, never raw ids.
     expect(text).not.toContain(c.uuid);
     for (const state of ['used', 'free', 'pending_acquires', 'pending_creates']) {
