@@ -8,11 +8,12 @@ import { startApiServer, startBaseline, startPostGraphile } from './server';
 
 // `DATABASE_URL=<a database bench/setup.ts seeded> npx ts-node --transpile-only bench/cpu.ts [seconds] [rounds] [cpu-prof dir]`
 // CPU per request of the server, the raw baseline and PostGraphile on the per-request floor's
-// requests (one customer, a customer create, `{ company { name } }`): each process's user+system
+// requests (one customer, a page of 50 customers, a customer create, `{ company { name } }`),
+// over CONN connections (10 unless set): each process's user+system
 // CPU time (/proc/<pid>/stat) over a load run, divided by the requests answered. Steadier than
 // req/s on a shared machine, and it needs no fresh seed: the database is reused between runs.
 
-const SCENARIOS = ['customer_get', 'customer_create', 'graphql_company'] as const;
+const SCENARIOS = ['customer_get', 'customer_list', 'customer_create', 'graphql_company'] as const;
 
 function load(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     procs.push(pgl);
     const variants: Record<string, { ours: LoadVariant[]; theirs: LoadVariant[]; other: Proc }> = {
       customer_get: { ours: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })), theirs: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })), other: baseline },
+      customer_list: { ours: [{ path: '/api/v1/customers?limit=50', headers: auth }], theirs: [{ path: '/api/v1/customers?limit=50', headers: auth }], other: baseline },
       customer_create: {
         ours: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
         theirs: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     const measure = async (p: Proc, v: LoadVariant[]) => {
       await load({ url: `http://127.0.0.1:${p.port}`, variants: v, connections: 10, durationSeconds: 2 });
       const before = cpuMs(p.pid);
-      const r = await load({ url: `http://127.0.0.1:${p.port}`, variants: v, connections: 10, durationSeconds: seconds });
+      const r = await load({ url: `http://127.0.0.1:${p.port}`, variants: v, connections: Number(process.env.CONN ?? 10), durationSeconds: seconds });
       const cpu = cpuMs(p.pid) - before;
       return { rps: r.rps, cpuPerReq: cpu / r.requests, non2xx: r.non2xx };
     };
