@@ -8,6 +8,7 @@ import type { RequestContext } from './data/context';
 import { authenticate, ensureManaged } from './auth/authenticate';
 import { createMetrics } from './ops/metrics';
 import { requestLog } from './ops/request-log';
+import { requestClasses, RequestClasses } from './ops/request-classes';
 import { compression } from './ops/compression';
 import { securityHeaders } from './ops/security-headers';
 import { enforceAccess } from './auth/access';
@@ -44,6 +45,8 @@ export interface App {
   apollo: ApolloServer<RequestContext>;
   /** The API key cache (null with API_KEY_CACHE=false). */
   keys: KeyCache | null;
+  /** The server options whose request and response objects need no prototype swap (src/ops/request-classes.ts). */
+  classes: RequestClasses;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   usePreparedStatements(config.dbPreparedStatements);
   configureDocuments(config);
   const app = express();
+  const classes = requestClasses(app);
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.set('strict routing', false);
@@ -131,7 +135,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);
 
-  return { app, apollo, keys, close: async () => void (await Promise.all([apollo.stop(), keys?.stop()])) };
+  return { app, apollo, keys, classes, close: async () => void (await Promise.all([apollo.stop(), keys?.stop()])) };
 }
 
 function cors(origins: string[]): RequestHandler {

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       logger.info({ companyUuid: demo.company.uuid, companyName: demo.company.name, apiKey: demo.apiKey }, `API key (shown once): ${demo.apiKey} of the demo company`);
     }
   }
-  const { app, close } = await createApp({ orm, config });
+  const { app, classes, close } = await createApp({ orm, config });
   // Positions and retention of the event feed, in the background of every server (docs/events.md).
   const events = startEventMaintenance(orm, config.eventRetentionDays);
   // Slow or half-open connections cannot pin the server: a request must arrive whole within
@@ -47,6 +47,8 @@ async function main(): Promise<void> {
       keepAliveTimeout: config.keepAliveTimeoutMs,
       // Not connectionsCheckingInterval: with it set, Node 20 and 22 stopped timing out sockets at
       // all in our test (a silent socket stayed open); the default (30 s) checks headers timeouts.
+      // Requests and responses made with the app's prototypes (src/ops/request-classes.ts).
+      ...classes,
     },
     app,
   );

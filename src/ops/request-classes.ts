@@ -1,0 +1,39 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express } from 'express';
+
+/** node:http server options that make the app's request and response objects (http.createServer(options, app)). */
+export interface RequestClasses {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
+/**
+ * Classes whose instances are an express app's request and response from the start, for node's
+ * server to create (docs/benchmark.md, "Express's prototype swap"). Express gives every request
+ * and response its app's prototypes with `Object.setPrototypeOf` when it handles them; V8 then
+ * gives each object a map of its own, the code that reads them stops being monomorphic and every
+ * request's objects outlive the next scavenge (a plain express JSON route: ~6 KB promoted to the
+ * old space per request, none without the swap, and ~4× the rate). An object made by these
+ * classes already has the app's prototype, so express's swap changes nothing.
+ *
+ * The app's `request` and `response` become the classes' prototypes, with the same chain behind
+ * them (express's request and response, then node's), so a request that arrives through a server
+ * made without these options (supertest's) is swapped onto the same prototypes as before.
+ * test/ops/request-classes.test.ts compares the answers of both servers over one app.
+ */
+export function requestClasses(app: Express): RequestClasses {
+  class AppRequest extends IncomingMessage {}
+  class AppResponse extends ServerResponse {}
+  adopt(AppRequest.prototype, app.request);
+  adopt(AppResponse.prototype, app.response);
+  app.request = AppRequest.prototype as Express['request'];
+  app.response = AppResponse.prototype as Express['response'];
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+}
+
+/** `proto` takes the place of `current`: the same prototype behind it and the same own properties (`app`). */
+function adopt(proto: object, current: object): void {
+  Object.setPrototypeOf(proto, Object.getPrototypeOf(current));
+  const { constructor: _ignored, ...own } = Object.getOwnPropertyDescriptors(current) as Record<string, PropertyDescriptor>;
+  Object.defineProperties(proto, own);
+}
