@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { runLoad } from './load-run';
 import type { LoadVariant } from './load';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
-import { cpuMsOf, startProcess } from './procs';
+import { cpuMsOf, median as med, startProcess } from './procs';
 import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed } from './setup';
 
 // `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice,company] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
@@ -74,7 +74,6 @@ async function main() {
         }
       }
     }
-    const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
     for (const [p, by] of Object.entries(out)) {
       const line = Object.entries(by).map(([n, v]) => `${n} ${med(v.rps).toFixed(1)} req/s ${med(v.cpu).toFixed(3)} ms CPU`).join(' | ');
       const ratios = by.baseline ? ` | before/baseline ${(med(by.before.rps) / med(by.baseline.rps)).toFixed(2)}x after/baseline ${(med(by.after.rps) / med(by.baseline.rps)).toFixed(2)}x` : ` | after/before ${(med(by.after.rps) / med(by.before.rps)).toFixed(2)}x`;

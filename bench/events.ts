@@ -6,6 +6,7 @@ import { assignPositions } from '../src/modules/event/event.maintenance';
 import { TRACKED } from '../migrations/Migration20261125000010_events';
 import { openBenchDatabase } from './setup';
 import { startApiServer } from './server';
+import { median } from './procs';
 
 // `npx ts-node --transpile-only bench/events.ts [--rounds 3] [--n 300]` (docs/events.md), against
 // the server built as `npm start` runs it:
@@ -29,7 +30,6 @@ async function rate(n: number, inFlight: number, call: (i: number) => Promise<vo
   return n / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const rounds = arg('rounds', 3);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { KeyCache } from '../src/auth/key-cache';
-import { cpuMsOf } from './procs';
+import { cpuMsOf, median } from './procs';
 import { openBenchDatabase } from './setup';
 
 // `npx ts-node --transpile-only bench/fence.ts [finds] [rounds]` (DATABASE_URL: a server of your own,
@@ -39,7 +39,6 @@ async function main(): Promise<void> {
         log(`${form} round ${r + 1}: ${o.node.at(-1)!.toFixed(1)} µs here, ${o.backend.at(-1)!.toFixed(1)} µs in the backend, ${wall.toFixed(1)} µs a round trip`);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const m = Object.fromEntries(forms.map((f) => [f, { node: median(out[f].node), backend: median(out[f].backend), wall: median(out[f].wall) }]));
     for (const f of forms) process.stdout.write(`${f.padEnd(9)} ${m[f].node.toFixed(1)} µs CPU here, ${m[f].backend.toFixed(1)} µs CPU in the backend, ${m[f].wall.toFixed(1)} µs a round trip\n`);
     process.stdout.write(`sync/statement: ${(m.sync.node / m.statement.node).toFixed(2)}× here, ${(m.sync.backend / m.statement.backend).toFixed(2)}× in the backend\n`);

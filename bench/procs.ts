@@ -102,3 +102,6 @@ export function sampleRss(pid: number, everyMs = 50): { stop(): { max: number; f
     },
   };
 }
+
+/** The middle value of a run's samples (the upper one of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

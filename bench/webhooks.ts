@@ -7,6 +7,7 @@ import { initOrm, migrate } from '../src/db/orm';
 import { createCompany } from '../src/modules/company/company.admin';
 import { requestsInFlight, startWebhookWorker } from '../src/modules/webhook/webhook.worker';
 import { openBenchDatabase } from './setup';
+import { median } from './procs';
 
 // `LOG_LEVEL=silent npx ts-node --transpile-only bench/webhooks.ts [--deliveries 5000] [--rounds 3] [--n 300]`
 // (docs/webhooks.md), in a scratch database (embedded, or on the server of DATABASE_URL):
@@ -21,7 +22,6 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function rate(n: number, inFlight: number, call: (i: number) => Promise<void>): Promise<number> {
   let next = 0;

@@ -10,11 +10,10 @@ export interface RequestClasses {
 /**
  * Classes whose instances are an express app's request and response from the start, for node's
  * server to create (docs/benchmark.md, "Express's prototype swap"). Express gives every request
- * and response its app's prototypes with `Object.setPrototypeOf` when it handles them; V8 then
- * gives each object a map of its own, the code that reads them stops being monomorphic and every
- * request's objects outlive the next scavenge (a plain express JSON route: ~6 KB promoted to the
- * old space per request, none without the swap, and ~4× the rate). An object made by these
- * classes already has the app's prototype, so express's swap changes nothing.
+ * and response its app's prototypes with `Object.setPrototypeOf` when it handles them, which
+ * engines do not optimise: measured on a plain express JSON route, ~6 KB of every request was
+ * promoted to the old space with the swap and none without, at about a quarter of the CPU. An
+ * object made by these classes already has the app's prototype, so express's swap changes nothing.
  *
  * The app's `request` and `response` become the classes' prototypes, with the same chain behind
  * them (express's request and response, then node's), so a request that arrives through a server

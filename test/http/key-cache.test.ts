@@ -4,6 +4,8 @@ import { ApiKey } from '../../src/modules/api-key/api-key.entity';
 import { Company } from '../../src/modules/company/company.entity';
 import { User } from '../../src/modules/user/user.entity';
 import { hashApiKey } from '../../src/auth/api-key';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
 import { createTenant, rest, useTestApp } from '../helpers/app';
 
 // The API key cache (src/auth/key-cache.ts) on its own: what it keeps, what empties it, and that
@@ -102,7 +104,9 @@ it('the fence is a bare Sync of the listening session, and a change committed ju
   try {
     await c.find();
     const listener = (c.cache as unknown as { client: Client }).client;
-    const lastStatement = async () => (await sql.query('select query from pg_stat_activity where pid = $1', [c.cache.listenerPid])).rows[0].query;
+    // The session's last statement and when it began (a statement fence would move query_start,
+    // even one of the same text as the statement the session connected with).
+    const lastStatement = async () => (await sql.query(`select query, query_start::text as began from pg_stat_activity where pid = $1`, [c.cache.listenerPid])).rows[0];
     const before = await lastStatement();
     for (let i = 0; i < 50; i++) {
       const loads = c.loads();
@@ -112,8 +116,8 @@ it('the fence is a bare Sync of the listening session, and a change committed ju
     }
     // No statement was run for the fences: the session's last statement is still the one it
     // connected with, and it prepared none.
-    expect(before).toBe('select pg_backend_pid() as pid');
-    expect(await lastStatement()).toBe(before);
+    expect(before.query).toBe('select pg_backend_pid() as pid');
+    expect(await lastStatement()).toEqual(before);
     expect((await listener.query('select name from pg_prepared_statements')).rows).toEqual([]);
   } finally {
     await c.cache.stop();
@@ -230,4 +234,22 @@ it('the app answers from the cache with the same context as a lookup, and refuse
   const refused = await rest(t, a).get('/companies/me');
   expect(refused.status).toBe(401);
   expect(refused.body.error.code).toBe('UNAUTHORIZED');
+});
+
+it('the app fences with a bare Sync, and with the statement under DB_PREPARED_STATEMENTS=false', async () => {
+  const a = await createTenant(t);
+  for (const [prepared, statementRuns] of [['true', false], ['false', true]] as const) {
+    const built = await createApp({ orm: t.orm, config: loadConfig({ ...process.env, DATABASE_URL: t.url, DB_PREPARED_STATEMENTS: prepared }) });
+    try {
+      const began = async () => (await sql.query(`select query_start::text as began from pg_stat_activity where pid = $1`, [built.keys!.listenerPid])).rows[0].began;
+      const get = () => rest({ ...t, app: built.app }, a).get('/companies/me');
+      expect((await get()).status).toBe(200);
+      const before = await began();
+      // The key is kept now: this request waits for a fence only.
+      expect((await get()).status).toBe(200);
+      expect((await began()) !== before).toBe(statementRuns);
+    } finally {
+      await built.close();
+    }
+  }
 });

@@ -39,7 +39,10 @@ afterAll(async () => {
 /** Status, headers and body, less what differs by request (the date, the request id). */
 async function answer(base: string, path: string, init: RequestInit = {}) {
   const res = await fetch(base + path, { redirect: 'manual', ...init });
-  const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'x-request-id'].includes(k)));
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'date' && name !== 'x-request-id') headers[name] = value;
+  });
   return { status: res.status, headers, body: await res.text() };
 }
 
