@@ -1,3 +1,5 @@
+// First: V8's heap settings apply to everything loaded after them (src/ops/v8-heap.ts).
+import './ops/v8-heap-start';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { initOrm } from './db/orm';
