@@ -41,23 +41,32 @@ const REMEMBERED = new Set(['customers']);
  * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
  * and $n+1; a page from row 1000 on finds its keys first, as the server does. A filtered list of a
  * table in REMEMBERED takes the remembered change count and total as $n+2 and $n+3 and returns the
- * change count it read (column "changes").
+ * change count it read (column "changes"). A page from row 1000 on of a kept or remembered list
+ * may start at a remembered row (src/data/remembered-starts.ts): the change count, created_at,
+ * key and skip of the start as the next four parameters, and it returns the change count too.
  */
 export function listSql(table: string, where: string, row: string, n: number, deep: boolean, filtered = where !== LIVE): string {
   const order = `e."created_at" desc, e."uuid" desc`;
   // An unfiltered list reads the company's kept count (migration 0016).
   const kept = COUNTED.has(table) && !filtered;
   const remembered = REMEMBERED.has(table) && filtered;
+  const seek = deep && (kept || remembered) ? n + (remembered ? 4 : 2) : 0;
   const count = `(select count(*) from "${table}" as e where ${where})`;
   const total = kept
-    ? `select (select coalesce(sum(kc.live), 0)::bigint from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "total", `
+    ? `select (select coalesce(sum(kc.live), 0)::bigint from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "total", ${seek ? '"kv"."changes"::text as "changes", ' : ''}`
     : remembered
       ? `select (case when "kv"."changes" = $${n + 2}::bigint then $${n + 3}::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `
       : `select ${count} as "total", `;
-  const from = remembered
+  const from = remembered || seek
     ? ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
       `from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "kv"`
     : '';
+  if (seek) {
+    const keys = (cond: string, offset: number) => `(select e."uuid" from "${table}" as e where (${where}) and ${cond} order by ${order} limit $${n} offset $${offset})`;
+    return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
+      keys(`"kv"."changes" = $${seek}::bigint and (e."created_at", e."uuid") <= ($${seek + 1}::timestamptz(3), $${seek + 2}::uuid)`, seek + 3) +
+      ` union all ` + keys(`"kv"."changes" is distinct from $${seek}::bigint`, n + 1) + `))) as "rows"` + from;
+  }
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
       `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"` + from;

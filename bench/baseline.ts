@@ -123,18 +123,36 @@ async function list(table: string, where: string, row: string, params: unknown[]
   const text = listSql(table, where, row, params.length + 1, offset >= 1000);
   let name = names.get(text);
   if (!name) names.set(text, (name = `list_${names.size}`));
-  // A filtered customer list passes the change count and total it remembers, as the server does
-  // (src/data/remembered-totals.ts).
-  const remembering = text.includes('"kv"."changes"');
+  // A filtered customer list passes the change count and total it remembers, and a deep page the
+  // start it remembers, as the server does (src/data/remembered-totals.ts, remembered-starts.ts).
+  const remembering = text.includes('(case when "kv"."changes"');
+  const seeking = text.includes('union all');
   const key = `${text}\u0000${JSON.stringify(params)}`;
-  const values = [...params, limit, offset, ...(remembering ? (totals.get(key) ?? ['-1', 0]) : [])];
+  const start = seeking ? ([0, 1].map((skip) => [starts.get(`${key}\u0000${offset - skip}`), skip] as const).find(([s]) => s) ?? [undefined, 0]) : null;
+  const values = [
+    ...params,
+    limit,
+    offset,
+    ...(remembering ? (totals.get(key) ?? ['-1', 0]) : []),
+    ...(start ? [...(start[0] ?? ['-1', '-infinity', '00000000-0000-0000-0000-000000000000']), start[1]] : []),
+  ];
   const { rows } = await pool.query(prepare ? { name, text, values } : { text, values });
   if (remembering && rows[0].changes !== null) totals.set(key, [rows[0].changes, Number(rows[0].total)]);
+  const got = rows[0].rows as unknown[][];
+  if (seeking && rows[0].changes !== null && got.length) {
+    // uuid and created_at are the first and third values of a customer's and an invoice's array.
+    const at = (r: unknown[]) => ((Array.isArray(r[0]) ? r[0] : r) as string[]);
+    const [first, last] = [at(got[0]), at(got[got.length - 1])];
+    starts.set(`${key}\u0000${offset}`, [rows[0].changes, first[2], first[0]]);
+    starts.set(`${key}\u0000${offset + got.length - 1}`, [rows[0].changes, last[2], last[0]]);
+  }
   return rows[0];
 }
 
 /** Remembered totals and the change count each was counted under (the benchmark's few terms: unbounded). */
 const totals = new Map<string, [string, number]>();
+/** Remembered page starts: the change count, created_at and uuid of the row at an offset (the benchmark's few pages: unbounded). */
+const starts = new Map<string, [string, string, string]>();
 
 function pageArgs(q: URLSearchParams): { page: number; limit: number } {
   return { page: Number(q.get('page') ?? 1), limit: Math.min(Number(q.get('limit') ?? 50), 100) };

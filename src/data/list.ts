@@ -2,9 +2,10 @@ import { EntityMetadata, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
 import { KeptCount, keptCountSql } from './kept-counts';
-import { recall, remember as rememberTotal, rememberedKey, rememberedTotalSql, REMEMBERED_TABLES } from './remembered-totals';
-import { buildSteps, compileMapper } from './record';
-import { columnOf, formulaSql, q, tableOf } from './columns';
+import { changesFromSql, recall, remember as rememberTotal, rememberedKey, rememberedTotalSql, REMEMBERED_TABLES } from './remembered-totals';
+import { ListRow, recallStart, rememberStarts, seekRowsSql, startsKey } from './remembered-starts';
+import { JsonShape, jsonShapeOf } from './json-shape';
+import { columnOf, q, tableOf } from './columns';
 import { autoFlush } from './orm-adapter';
 
 // The read model's list statements (src/data/crud.ts listPage): the page, its count and the related
@@ -36,81 +37,6 @@ export function leanColumn(em: EntityManager, entity: EntityName<any>, property:
  */
 export type Related = ({ kind: 'one'; prop: string } | { kind: 'children'; entity: EntityName<any>; prop: string }) & { props?: readonly string[] | null };
 
-interface JsonShape {
-  /**
-   * `json_build_array(<column values of the row under alias>)`. With `company` (an SQL expression
-   * of the company every row belongs to), a formula that reads nothing of its row but the
-   * company is computed once for the statement from it, not once per row (see companyFormula).
-   */
-  build(alias: string, company?: string): string;
-  /** An instance from such an array (the same values the row path gives, through the same steps). */
-  map(values: unknown[]): any;
-}
-
-const jsonShapes = new WeakMap<EntityMetadata, Map<string, JsonShape | null>>();
-
-/**
- * How a column travels in the JSON so that the steps get what the driver gives for it: JSON's own
- * booleans, numbers of integer and float columns, json values, arrays and timestamps (ISO text,
- * made Date by the step); every other column as its text (numeric, bigint, date, uuid, text), as
- * pg returns it.
- */
-function jsonValue(em: EntityManager, prop: any, expr: string): string {
-  const type = String(prop.columnTypes?.[0] ?? '').toLowerCase();
-  const native =
-    prop.runtimeType === 'boolean' ||
-    (prop.runtimeType === 'Date' && /^timestamp/.test(type) && !em.getPlatform().isNumericProperty(prop)) ||
-    /^(jsonb?|int[24]?|integer|smallint|double precision|float[48]|real)$/.test(type) ||
-    type.endsWith('[]');
-  return native ? expr : `(${expr})::text`;
-}
-
-/** The JSON form of an entity's rows: every property, or only `props` (and the primary key). */
-function jsonShapeOf(em: EntityManager, meta: EntityMetadata, props?: readonly string[] | null): JsonShape | null {
-  let byProps = jsonShapes.get(meta);
-  if (!byProps) jsonShapes.set(meta, (byProps = new Map()));
-  const key = props ? props.join(',') : '*';
-  let shape = byProps.get(key);
-  if (shape !== undefined) return shape;
-  shape = null;
-  const only = props && new Set([...props, ...meta.primaryKeys]);
-  const steps = buildSteps(em, meta)?.filter((st) => !only || only.has(st.prop.name));
-  const columns = steps?.map((st) => {
-    const prop = st.prop;
-    if (prop.formula) {
-      if (prop.lazy) return null;
-      const perCompany = companyFormula(meta, prop);
-      return (alias: string, company?: string) => jsonValue(em, prop, company && perCompany ? perCompany(company) : formulaSql(meta, prop, alias));
-    }
-    if (prop.persist === false || prop.fieldNames?.length !== 1) return null;
-    return (alias: string) => jsonValue(em, prop, `${q(alias)}.${q(prop.fieldNames[0])}`);
-  });
-  // json_build_array takes at most 100 arguments; a wider entity keeps the row path.
-  if (steps && columns && columns.every(Boolean) && steps.length <= 90) {
-    shape = {
-      build: (alias, company) => `json_build_array(${columns.map((c) => c!(alias, company)).join(', ')})`,
-      map: compileMapper(em, meta, steps, (i) => `d[${i}]`) as unknown as (values: unknown[]) => any,
-    };
-  }
-  byProps.set(key, shape);
-  return shape;
-}
-
-/**
- * A formula that reads nothing of its row but the row's company (the invoice's "today" in the
- * company timezone), written as an uncorrelated subquery on the company `company` gives:
- * PostgreSQL computes it once per statement. Per row, the invoice page's primary-location lookup
- * and timezone conversion cost ~0.7 ms of the database's time for 100 rows. Null for any other formula.
- */
-function companyFormula(meta: EntityMetadata, prop: any): ((company: string) => string) | null {
-  const column = (meta.properties['company' as never] as any)?.fieldNames?.[0];
-  if (!column) return null;
-  const probe = formulaSql(meta, prop, '\u0000row');
-  const reads = new RegExp(`${q('\u0000row')}\\.(${q(column)}|${column})(?![\\w$])`, 'g');
-  if (probe.replace(reads, '').includes('\u0000row')) return null;
-  return (company) => `(select ${formulaSql(meta, prop, 'co')} from (select ${company} as ${q(column)}) as "co")`;
-}
-
 /** The placeholder of the company in a page statement (see companyFormula), made a `?` once written. */
 const COMPANY = '\u0000company\u0000';
 
@@ -124,6 +50,8 @@ interface PageStatement {
   rows: [string, string];
   /** The same for a page past DEEP_OFFSET rows. */
   deepRows: [string, string];
+  /** Newest first, created_at read: a deep page's rows that may start at a remembered row (src/data/remembered-starts.ts). */
+  seek: ((where: string) => string) | null;
   width: number;
   related: Array<{ spec: Related; shape: JsonShape }>;
   /** How many `?` of the rows' part take the company (between the count's conditions and the rows'). */
@@ -181,6 +109,7 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
           `where e.${col(meta, meta.primaryKeys[0])} = any(array(select e.${col(meta, meta.primaryKeys[0])} from ${tableOf(meta)} as e where `,
         ` order by ${order} limit ? offset ?)))`,
       ],
+      seek: sorted === null && shape.at >= 0 && shape.key >= 0 ? (where) => seekRowsSql(tableOf(meta), seekColumns(meta), row, order, where) : null,
       width: parts.length,
       related: shapes,
       companyParams,
@@ -194,17 +123,28 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
  * The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?`
  * the company); else with `remember`, a total remembered under the same change count (src/data/remembered-totals.ts).
  */
-function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean } {
+function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean; seek: boolean } {
   // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts).
   const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
+  const remembered = !keptSql && remember && !meta.schema && REMEMBERED_TABLES.has(meta.tableName);
+  // Conditions that read only the listed row (as for a kept or remembered total): a deep page may
+  // start at a remembered row (src/data/remembered-starts.ts).
+  const seek = deep && (keptSql !== null || remembered) ? st.seek : null;
   const [before, after] = deep ? st.deepRows : st.rows;
-  const rows = `${before}${where}${after} as "rows"`;
-  if (!keptSql && remember && !meta.schema && REMEMBERED_TABLES.has(meta.tableName)) {
+  const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
+  if (remembered) {
     const [total, from] = rememberedTotalSql(meta.tableName, st.count.join(where));
-    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true };
+    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true, seek: !!seek };
   }
   const total = keptSql ?? st.count.join(where);
-  return { sql: `select ${total} as "total", ${rows}`, kept: keptSql !== null, remembered: false };
+  const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
+  return { sql: `select ${total} as "total", ${changes[0]}${rows}${changes[1]}`, kept: keptSql !== null, remembered: false, seek: !!seek };
+}
+
+/** The quoted columns and types of the key and created_at, for a seek (src/data/remembered-starts.ts). */
+function seekColumns(meta: EntityMetadata): { key: string; at: string; keyType: string; atType: string } {
+  const [key, at] = [meta.properties[meta.primaryKeys[0]] as any, meta.properties['createdAt' as never] as any];
+  return { key: q(key.fieldNames[0]), at: q(at.fieldNames[0]), keyType: key.columnTypes[0], atType: at.columnTypes[0] };
 }
 
 /**
@@ -259,19 +199,31 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props = null, prepare = true, kept = null, order = null, remember = false }: LeanListOptions = {},
+  { related = [], props: only = null, prepare = true, kept = null, order = null, remember = false }: LeanListOptions = {},
 ): Promise<LeanList<T>> {
   const meta = metaOf(em, entity);
+  // A deep page reads its rows' created_at, to remember where it starts (src/data/remembered-starts.ts).
+  const props = only && offset >= DEEP_OFFSET && order === null && !only.includes('createdAt') ? [...only, 'createdAt'] : only;
   const st = pageStatement(em, meta, props, related, order);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
-  const { sql, kept: keptTotal, remembered } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
+  const { sql, kept: keptTotal, remembered, seek } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
   const key = remembered ? rememberedKey(meta.tableName, where, params) : '';
-  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : params), ...Array(st.companyParams).fill(company), ...params, limit, offset];
-  if (remembered) values.push(company);
+  const starts = seek ? startsKey(meta.tableName, where, params) : '';
+  const [changes, at, from, skip] = seek ? recallStart(starts, offset) : [];
+  const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
+  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
+  if (remembered || seek) values.push(company);
   const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));
+  if (seek && row.rows.length) {
+    const listRow = (r: unknown[]): ListRow => {
+      const v = (st.width ? r[0] : r) as string[];
+      return { at: v[shape.at], key: v[shape.key] };
+    };
+    rememberStarts(starts, row.changes ?? null, offset, row.rows.length, listRow(row.rows[0]), listRow(row.rows[row.rows.length - 1]));
+  }
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {
     out.items = row.rows.map(shape.map);

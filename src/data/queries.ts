@@ -50,7 +50,10 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
       const c = listConditions(em, meta.class, { companyId: '' }, f.args, (w) => f.where(w, { companyId: '' }));
       list.push({ name: `list, ${f.name}`, sql: listSql(em, meta.class, c.sql, { kept: null, remember: true, order: c.order }) });
     }
-    list.push({ name: 'list, a page from row 1000 on (keys first)', sql: listSql(em, meta.class, where, { kept: live, order }, true) });
+    const deep = listSql(em, meta.class, where, { kept: live, order }, true);
+    // In the default order, a kept list's deep page may start at a remembered row (remembered-starts.ts).
+    const from = deep.includes(' union all ') ? ', or from the row remembered there under the same change count (remembered-starts.ts)' : '';
+    list.push({ name: `list, a page from row 1000 on (keys first${from})`, sql: deep });
     const related: Array<[string, Related]> = [];
     for (const p of meta.relations) {
       if (p.kind === ReferenceKind.MANY_TO_ONE && p.name !== 'company') related.push([`its ${p.name}`, { kind: 'one', prop: p.name }]);

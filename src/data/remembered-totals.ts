@@ -16,10 +16,29 @@ import { KEPT_TABLES } from './kept-counts';
 /** Tables whose filtered lists reuse a total counted under the same change count (each must be in KEPT_TABLES). */
 export const REMEMBERED_TABLES: ReadonlySet<string> = new Set(['customers']);
 
-/** How many totals this process remembers (the oldest go first). */
-const LIMIT = 2000;
+/**
+ * Values remembered in this process under a change count, at most `limit` of them (the oldest go
+ * first): the totals here, the page starts of src/data/remembered-starts.ts.
+ */
+export class UnderChanges<V> {
+  private readonly map = new Map<string, { changes: string; value: V }>();
+  constructor(private readonly limit: number) {}
+  get(key: string): { changes: string; value: V } | undefined {
+    return this.map.get(key);
+  }
+  /** Remembers `value`, read under `changes`; null `changes`: nothing to remember. */
+  set(key: string, changes: string | null, value: V): void {
+    if (changes === null) return;
+    this.map.delete(key);
+    this.map.set(key, { changes, value });
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value!);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
 
-const totals = new Map<string, { changes: string; total: number }>();
+const totals = new UnderChanges<number>(2000);
 
 /** The key of a list's total: its table, conditions and their values (the company among them). */
 export function rememberedKey(table: string, where: string, params: readonly unknown[]): string {
@@ -29,20 +48,31 @@ export function rememberedKey(table: string, where: string, params: readonly unk
 /** The remembered change count and total for `key` ('-1' and 0 when none: no change count is negative). */
 export function recall(key: string): [changes: string, total: number] {
   const hit = totals.get(key);
-  return hit ? [hit.changes, hit.total] : ['-1', 0];
+  return hit ? [hit.changes, hit.value] : ['-1', 0];
 }
 
 /** Remembers `total`, counted (or confirmed) under `changes`; null `changes`: nothing to remember. */
 export function remember(key: string, changes: string | null, total: number): void {
-  if (changes === null) return;
-  totals.delete(key);
-  totals.set(key, { changes, total });
-  if (totals.size > LIMIT) totals.delete(totals.keys().next().value!);
+  totals.set(key, changes, total);
 }
 
 /** Forgets every remembered total (tests). */
 export function forgetTotals(): void {
   totals.clear();
+}
+
+/**
+ * The from part of a statement that reads its change count as "kv"."changes" (its one `?` the
+ * company): the sum of the table's slots for the company, in this statement's snapshot; null in a
+ * transaction that has written (its own uncommitted changes are in its snapshot but could sum
+ * like another's), which then neither reuses nor remembers anything.
+ */
+export function changesFromSql(table: string): string {
+  const name = `'${table.replace(/'/g, "''")}'`;
+  return (
+    ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
+    `from kept_counts as kc where kc.company_uuid = ?::uuid and kc.table_name = ${name}) as "kv"`
+  );
 }
 
 /**
@@ -53,10 +83,5 @@ export function forgetTotals(): void {
  */
 export function rememberedTotalSql(table: string, count: string): [string, string] {
   if (!REMEMBERED_TABLES.has(table) || !KEPT_TABLES.has(table)) throw new Error(`${table}: no remembered totals`);
-  const name = `'${table.replace(/'/g, "''")}'`;
-  return [
-    `(case when "kv"."changes" = ?::bigint then ?::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `,
-    ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
-      `from kept_counts as kc where kc.company_uuid = ?::uuid and kc.table_name = ${name}) as "kv"`,
-  ];
+  return [`(case when "kv"."changes" = ?::bigint then ?::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `, changesFromSql(table)];
 }

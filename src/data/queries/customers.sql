@@ -47,20 +47,19 @@ select (case when "kv"."changes" = ?::bigint then ?::bigint else (
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'customers') as "kv";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'customers') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'customers') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."first_name")::text, ("e"."last_name")::text, ("e"."company_name")::text, ("e"."email")::text, ("e"."phone")::text, ("e"."customer_type")::text, "e"."is_vip", ("e"."physical_address1")::text, ("e"."physical_address2")::text, ("e"."physical_city")::text, ("e"."physical_state")::text, ("e"."physical_zip")::text, ("e"."billing_address1")::text, ("e"."billing_address2")::text, ("e"."billing_city")::text, ("e"."billing_state")::text, ("e"."billing_zip")::text, ("e"."primary_service_location_uuid")::text, ("e"."notes")::text, "e"."internal_flags", ("e"."on_my_way_notify_via")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "customers" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "customers" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "customers" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "customers" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'customers') as "kv";
 
 -- list with its primaryServiceLocation
 select (

@@ -43,20 +43,19 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'estimates') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'estimates') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."estimate_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."template_uuid")::text, ("e"."location_uuid")::text, ("e"."created_by_user_id")::text, ("e"."status")::text, ("e"."template_name")::text, ("e"."pricing_type")::text, ("e"."selected_tier")::text, ("e"."base_amount")::text, ("e"."addons_amount")::text, ("e"."tax_amount")::text, ("e"."total_amount")::text, ("e"."quantity")::text, "e"."selected_addons", "e"."adjustments", "e"."pricing_snapshot", ("e"."service_description")::text, ("e"."internal_notes")::text, ("e"."customer_notes")::text, ("e"."response_notes")::text, "e"."expires_at", "e"."acceptance", "e"."responded_at")
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "estimates" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "estimates" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "estimates" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "estimates" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'estimates') as "kv";
 
 -- list with its customer
 select (

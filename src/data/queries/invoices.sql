@@ -43,20 +43,19 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "invoices" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "invoices" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "invoices" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "invoices" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'invoices') as "kv";
 
 -- list with its customer
 select (

@@ -43,20 +43,19 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'jobs') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'jobs') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_number")::text, ("e"."customer_uuid")::text, ("e"."location_uuid")::text, ("e"."assigned_to_user_id")::text, ("e"."title")::text, ("e"."description")::text, ("e"."status")::text, ("e"."priority")::text, "e"."is_urgent", "e"."is_emergency", ("e"."service_address1")::text, ("e"."service_address2")::text, ("e"."service_city")::text, ("e"."service_state")::text, ("e"."service_zip")::text, ("e"."estimated_amount")::text, ("e"."actual_amount")::text, ("e"."scheduled_date")::text, ("e"."scheduled_time_start")::text, ("e"."scheduled_time_end")::text, "e"."started_at", "e"."completed_at", "e"."invoiced_at", "e"."paid_at", ("e"."internal_notes")::text, ("e"."customer_notes")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "jobs" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "jobs" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "jobs" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "jobs" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'jobs') as "kv";
 
 -- list with its customer
 select (

@@ -43,20 +43,19 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active")
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "locations" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "locations" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "locations" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "locations" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "kv";
 
 -- list with its customers by primaryServiceLocation
 select (

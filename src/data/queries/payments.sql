@@ -43,20 +43,19 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
--- list, a page from row 1000 on (keys first)
+-- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
-    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", (
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "total", "kv"."changes"::text as "changes", (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."payment_number")::text, ("e"."invoice_uuid")::text, ("e"."customer_uuid")::text, ("e"."payment_type")::text, ("e"."payment_method")::text, ("e"."amount")::text, ("e"."processing_fee")::text, ("e"."payment_date")::text, ("e"."transaction_id")::text, ("e"."reference_number")::text, ("e"."authorization_code")::text, "e"."payment_details", ("e"."notes")::text, ("e"."status")::text, "e"."processed_at", ("e"."created_by_user_id")::text)
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "payments" as e
-    where e."uuid" = any(array(
-      select e."uuid"
-        from "payments" as e
-        where e."company_uuid" = ? and e."deleted_at" is null
-        order by e."created_at" desc, e."uuid" desc
-        limit ? offset ?))) as "rows";
+    where e."uuid" = any(array((select e."uuid" from "payments" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "payments" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
+  from (
+  select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'payments') as "kv";
 
 -- list with its invoice
 select (
