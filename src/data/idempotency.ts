@@ -3,6 +3,7 @@ import { companyIs } from './tenant';
 import type { RequestContext } from './context';
 import { Loaders } from './loaders';
 import { AppError } from '../errors/app-error';
+import { endTransaction } from './orm-adapter';
 
 // Idempotency-Key on creates (docs/invoices-and-payments.md), one mechanism for REST and
 // GraphQL. A key is scoped to the API key and the route; the first successful response is kept in
@@ -59,15 +60,16 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
   const hash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const pk = [ctx.apiKey.id, route, key];
   // Expired rows are purged opportunistically, per company, outside the request's transaction.
-  await ctx.em.getConnection().execute(`delete from idempotency_keys where ${companyIs(ctx).sql} and expires_at < now()`, companyIs(ctx).params, 'run');
-  const em = ctx.em.fork({ clear: false });
-  await em.begin();
-  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+  await ctx.em.getConnection().execute(`delete from idempotency_keys where ${companyIs(ctx).sql} and expires_at < now()`, companyIs(ctx).params, 'run', undefined, ctx.em.getLoggerContext());
+  const em = ctx.em.fork({ clear: false, loggerContext: ctx.em.getLoggerContext() });
+  await em.begin({ loggerContext: ctx.em.getLoggerContext() });
+  // Logged with the request's label (DEBUG_SQL), as every statement of a request is.
+  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext(), ctx.em.getLoggerContext()) as Promise<T[]>;
   let open = true;
   const rollback = async () => {
     if (!open) return;
     open = false;
-    await em.rollback();
+    await endTransaction(em, 'rollback', ctx.em.getLoggerContext());
   };
   try {
     await run(`set local lock_timeout = ${WAIT}`, []);
@@ -107,7 +109,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
       // Kept as JSON text (a jsonb string): jsonb would reorder the keys, and a replay is the first response as sent.
       await run(`update idempotency_keys set state = 'done', response = to_jsonb(?::text) where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
       open = false;
-      await em.commit();
+      await endTransaction(em, 'commit', ctx.em.getLoggerContext());
     },
     abandon: rollback,
   };

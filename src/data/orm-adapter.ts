@@ -1,3 +1,4 @@
+import { LogContext, TransactionEventBroadcaster, ValidationError } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 // Every call of a protected or @internal MikroORM member is in this file, and nowhere else
@@ -118,4 +119,22 @@ export function runPooled<T>(em: EntityManager, sql: string, name: string, text:
 /** Tells the unit of work that `entity` is as the database holds it (after a statement written by hand changed its row): no flush writes it again. */
 export function markClean(em: EntityManager, entity: object): void {
   em.getUnitOfWork().merge(entity);
+}
+
+/**
+ * em.commit() or em.rollback() of a transaction begun with em.begin(), its COMMIT or ROLLBACK logged
+ * with `loggerContext` (the request's label, DEBUG_SQL): MikroORM's own pass the connection none.
+ */
+export async function endTransaction(em: EntityManager, how: 'commit' | 'rollback', loggerContext: LogContext): Promise<void> {
+  const trx = em.getTransactionContext();
+  if (!trx) throw ValidationError.transactionRequired();
+  const connection = em.getConnection('write');
+  if (how === 'commit') {
+    await em.flush();
+    await connection.commit(trx, new TransactionEventBroadcaster(em), loggerContext);
+  } else {
+    await connection.rollback(trx, new TransactionEventBroadcaster(em), loggerContext);
+    em.getUnitOfWork().clearActionsQueue();
+  }
+  em.resetTransactionContext();
 }

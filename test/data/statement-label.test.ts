@@ -31,6 +31,8 @@ it('labels every statement of a request with its request id, reads and writes, R
     ['GraphQL page, key kept', (id) => request(t.app).post('/graphql').set(auth).set('X-Request-Id', id).send({ query: GQL_PAGE })],
     ['REST calendar', (id) => request(t.app).get(`/api/v1/visits?user_id=${a.userId}&from=2026-06-01T00:00:00Z&to=2026-06-08T00:00:00Z`).set(auth).set('X-Request-Id', id)],
     ['REST create', (id) => request(t.app).post('/api/v1/customers').set(auth).set('X-Request-Id', id).send({ first_name: 'Lab', last_name: 'Eled' })],
+    // Its key's purge, claim and answer (src/data/idempotency.ts).
+    ['REST create with an Idempotency-Key', (id) => request(t.app).post('/api/v1/customers').set(auth).set('X-Request-Id', id).set('Idempotency-Key', `label-${id}`).send({ first_name: 'Lab', last_name: 'Eled' })],
     ['REST visit update', (id) => request(t.app).post(`/api/v1/jobs/${job.uuid}/visits`).set(auth).set('X-Request-Id', id).send(slot(11, 12))],
   ];
   try {
