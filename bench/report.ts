@@ -18,6 +18,8 @@ export interface Report {
   mode: string;
   quick: boolean;
   durationSeconds: number;
+  /** Alternating rounds per scenario; the median one is shown. */
+  rounds?: number;
   connections: number;
   seed: SeedSize;
   rows: Row[];
@@ -132,7 +134,8 @@ export function printReport(r: Report, out: (line: string) => void): void {
   out('');
   out(
     `Benchmark (${r.mode} database${r.quick ? ', quick' : ''}): ${r.seed.bigCustomers} customers, ${r.seed.bigJobs} jobs, ${r.seed.bigInvoices} invoices in the big company ` +
-      `+ ${r.seed.small} small companies; ${r.connections} connections, ${r.durationSeconds} s a run`,
+      `+ ${r.seed.small} small companies; ${r.connections} connections, ${r.durationSeconds} s a run` +
+      (r.rounds && r.rounds > 1 ? `, the median of ${r.rounds} alternating rounds` : ''),
   );
   out('');
   const rows = r.rows.map((x) => {

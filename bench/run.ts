@@ -11,7 +11,7 @@ import { FULL, GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed, Tenant
 import { printReport, Report, Row } from './report';
 import { calendarWeek } from './seed-visits';
 
-// `npm run bench [-- --quick] [-- --duration 8] [-- --connections 10] [-- --json out.json]
+// `npm run bench [-- --quick] [-- --duration 8] [-- --rounds 3] [-- --connections 10] [-- --json out.json]
 //   [-- --only customer_get,customer_create,graphql_company] [-- --cpu-prof <dir>]`
 // Seeds a database, starts the API server, the raw baseline and PostGraphile as processes of their
 // own, drives each scenario with autocannon from another process and prints one table.
@@ -19,6 +19,8 @@ import { calendarWeek } from './seed-visits';
 interface Options {
   quick: boolean;
   duration: number;
+  /** Alternating rounds of each scenario (the server, then the baseline or PostGraphile, the other way round in the next); the median round is reported. */
+  rounds: number;
   connections: number;
   json: string | null;
   /** Only these scenarios (ids, comma-separated); the upload and PDF rows only when named too. */
@@ -36,6 +38,7 @@ function options(argv: string[]): Options {
   return {
     quick,
     duration: Number(get('duration') ?? (quick ? 1 : 8)),
+    rounds: Math.max(1, Number(get('rounds') ?? (quick ? 1 : 3))),
     connections: Number(get('connections') ?? 10),
     json: get('json') ?? null,
     only: get('only') ? new Set(get('only')!.split(',').map((x) => x.trim()).filter(Boolean)) : null,
@@ -250,10 +253,10 @@ async function main(): Promise<void> {
     await counter.stop();
     procs.splice(procs.indexOf(counter), 1);
 
-    const run = async (url: string, variants: LoadVariant[], pid: number | null, extra: Partial<LoadJob> = {}) => {
+    const run = async (url: string, variants: LoadVariant[], pid: number | null, extra: Partial<LoadJob> = {}, warm = true) => {
       const base: LoadJob = { url, variants, connections: opt.connections, durationSeconds: opt.duration, ...extra };
       // Warm-up (JIT, pools, caches): 2 s, or a few requests in the quick form.
-      if (!extra.amount) await load(opt.quick ? { ...base, amount: 3 * opt.connections } : { ...base, durationSeconds: 2 });
+      if (!extra.amount && warm) await load(opt.quick ? { ...base, amount: 3 * opt.connections } : { ...base, durationSeconds: 2 });
       const rss = pid ? sampleRss(pid) : null;
       const r = await load(base);
       const mem = rss?.stop();
@@ -273,23 +276,49 @@ async function main(): Promise<void> {
       }
     }
 
+    type Run = Awaited<ReturnType<typeof run>>;
+    // The round with the median req/s (the lower of the two middle ones; its rate and latencies), with the requests, answers and
+    // errors of every round, and the highest RSS of all.
+    const medianRun = (runs: Run[]): Run => {
+      const mid = [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
+      const sum = (k: 'requests' | 'non2xx' | 'errors') => runs.reduce((n, x) => n + x[k], 0);
+      const statusCodes: Record<string, number> = {};
+      for (const x of runs) for (const [code, n] of Object.entries(x.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+      const rss = runs.map((x) => x.rssMax).filter((x): x is number => x !== null);
+      return { ...mid, requests: sum('requests'), non2xx: sum('non2xx'), errors: sum('errors'), statusCodes, rssMax: rss.length ? Math.max(...rss) : null, rssBefore: runs[0].rssBefore };
+    };
     const rows: Row[] = [];
     for (const s of scenarios) {
       log(`${s.label}…`);
       const logged = server.output().length;
-      const r = await run(S, s.variants, server.pid);
-      const b = s.baseline ? await run(B, s.variants, null) : null;
+      const pglVariants: LoadVariant[] | null = s.postgraphile ? [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: s.postgraphile.body }] : null;
+      const ours: Run[] = [];
+      const theirs: Run[] = [];
+      const pglRuns: Run[] = [];
+      // Alternating rounds: this machine's speed moves by up to 25% from one run to the next, so
+      // each ratio compares runs made side by side, and the median round of each is reported.
+      // PostGraphile runs beside the server: for the page, the same invoices and payments (the
+      // creates below add invoices without payments to the top of the page), and the same load.
+      for (let i = 0; i < opt.rounds; i++) {
+        const warm = i === 0;
+        const server1 = async () => void ours.push(await run(S, s.variants, server.pid, {}, warm));
+        const others = async () => {
+          if (s.baseline) theirs.push(await run(B, s.variants, null, {}, warm));
+          if (pglVariants) pglRuns.push(await run(P, pglVariants, pgl.pid, {}, warm));
+        };
+        if (i % 2) await others().then(server1);
+        else await server1().then(others);
+      }
+      const r = medianRun(ours);
+      const b = s.baseline ? medianRun(theirs) : null;
       rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null });
       // A refused request must be explainable: show the server's own log line for the first one.
       if (r.non2xx) log(`  non-2xx answers; first server log line: ${refusedLine(server.output().slice(logged))}`);
-      log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${b.rps.toFixed(1)} req/s, p50 ${b.p50} ms` : ''));
+      log(`  ${ours.map((x) => x.rps.toFixed(1)).join(', ')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${theirs.map((x) => x.rps.toFixed(1)).join(', ')} req/s, p50 ${b.p50} ms` : ''));
       if (s.postgraphile) {
-        // PostGraphile right after the server: for the page, the same invoices and payments (the
-        // creates below add invoices without payments to the top of the page), and the same load.
-        log(`${s.postgraphile.label}…`);
-        const pglResult = await run(P, [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: s.postgraphile.body }], pgl.pid);
+        const pglResult = medianRun(pglRuns);
         rows.push({ id: s.postgraphile.id, label: s.postgraphile.label, result: pglResult, baseline: null, sameJson: null });
-        log(`  ${pglResult.rps.toFixed(1)} req/s, p50 ${pglResult.p50} ms, p99 ${pglResult.p99} ms`);
+        log(`  ${s.postgraphile.label}: ${pglRuns.map((x) => x.rps.toFixed(1)).join(', ')} req/s, p50 ${pglResult.p50} ms, p99 ${pglResult.p99} ms`);
       }
     }
 
@@ -312,6 +341,7 @@ async function main(): Promise<void> {
       mode: db.mode,
       quick: opt.quick,
       durationSeconds: opt.duration,
+      rounds: opt.rounds,
       connections: opt.connections,
       seed: size,
       rows,

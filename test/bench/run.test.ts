@@ -70,12 +70,14 @@ async function quickBench(out: string): Promise<void> {
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     execFile(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/run.ts'), '--quick', '--json', out],
+      // Two rounds: the alternation and the median round run too.
+      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/run.ts'), '--quick', '--rounds', '2', '--json', out],
       { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: 280_000 },
       (err, so, se) => (err ? reject(new Error(`${err.message}\n${se.slice(-3000)}`)) : resolve({ stdout: so, stderr: se })),
     );
   });
   expect(stderr).toContain('[bench] seeded');
+  expect(stdout).toContain('the median of 2 alternating rounds');
   const lines = stdout.split('\n');
   for (const s of SCENARIOS) expect(lines.some((l) => l.startsWith(`| ${s}`))).toBe(true);
   for (const t of TARGETS) expect(lines.some((l) => l.startsWith(`| ${t}`))).toBe(true);
