@@ -109,7 +109,8 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
           `where e.${col(meta, meta.primaryKeys[0])} = any(array(select e.${col(meta, meta.primaryKeys[0])} from ${tableOf(meta)} as e where `,
         ` order by ${order} limit ? offset ?)))`,
       ],
-      seek: sorted === null && shape.at >= 0 && shape.key >= 0 ? (where) => seekRowsSql(tableOf(meta), seekColumns(meta), row, order, where) : null,
+      // (A key of another type than uuid would need another placeholder for "nothing remembered".)
+      seek: sorted === null && shape.at >= 0 && shape.key >= 0 && seekColumns(meta).keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekColumns(meta), row, order, where) : null,
       width: parts.length,
       related: shapes,
       companyParams,
