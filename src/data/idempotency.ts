@@ -60,16 +60,17 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
   const hash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const pk = [ctx.apiKey.id, route, key];
   // Expired rows are purged opportunistically, per company, outside the request's transaction.
-  await ctx.em.getConnection().execute(`delete from idempotency_keys where ${companyIs(ctx).sql} and expires_at < now()`, companyIs(ctx).params, 'run', undefined, ctx.em.getLoggerContext());
-  const em = ctx.em.fork({ clear: false, loggerContext: ctx.em.getLoggerContext() });
-  await em.begin({ loggerContext: ctx.em.getLoggerContext() });
-  // Logged with the request's label (DEBUG_SQL), as every statement of a request is.
-  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext(), ctx.em.getLoggerContext()) as Promise<T[]>;
+  // Every statement logged with the request's label (DEBUG_SQL), as every statement of a request is.
+  const log = ctx.em.getLoggerContext();
+  await ctx.em.getConnection().execute(`delete from idempotency_keys where ${companyIs(ctx).sql} and expires_at < now()`, companyIs(ctx).params, 'run', undefined, log);
+  const em = ctx.em.fork({ clear: false, loggerContext: log });
+  await em.begin({ loggerContext: log });
+  const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext(), log) as Promise<T[]>;
   let open = true;
   const rollback = async () => {
     if (!open) return;
     open = false;
-    await endTransaction(em, 'rollback', ctx.em.getLoggerContext());
+    await endTransaction(em, 'rollback', log);
   };
   try {
     await run(`set local lock_timeout = ${WAIT}`, []);
@@ -109,7 +110,7 @@ export async function beginIdempotent(ctx: RequestContext, route: string, rawKey
       // Kept as JSON text (a jsonb string): jsonb would reorder the keys, and a replay is the first response as sent.
       await run(`update idempotency_keys set state = 'done', response = to_jsonb(?::text) where api_key_id = ? and route = ? and key = ?`, [JSON.stringify(response), ...pk]);
       open = false;
-      await endTransaction(em, 'commit', ctx.em.getLoggerContext());
+      await endTransaction(em, 'commit', log);
     },
     abandon: rollback,
   };

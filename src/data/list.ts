@@ -97,6 +97,7 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
     const order = sorted ?? `e.${col(meta, 'createdAt')} desc, e.${col(meta, meta.primaryKeys[0])} desc`;
     const written = parts.length ? `json_build_array(${shape.build('e', COMPANY)}, json_build_array(${parts.join(', ')}))` : shape.build('e', COMPANY);
     const companyParams = written.split(COMPANY).length - 1;
+    const seekCols = seekColumns(meta);
     const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`);
     st = {
       count: [`(select count(*) from ${tableOf(meta)} as e where `, ')'],
@@ -110,7 +111,7 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
         ` order by ${order} limit ? offset ?)))`,
       ],
       // (A key of another type than uuid would need another placeholder for "nothing remembered".)
-      seek: sorted === null && shape.at >= 0 && shape.key >= 0 && seekColumns(meta).keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekColumns(meta), row, order, where) : null,
+      seek: sorted === null && shape.at >= 0 && shape.key >= 0 && seekCols.keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekCols, row, order, where) : null,
       width: parts.length,
       related: shapes,
       companyParams,
