@@ -17,9 +17,17 @@ const WORKLOAD = `const ring = new Array(200000);
 function make(i) { return { i, a: 'x' + i, b: [i] }; }
 for (let i = 0; i < 4000000; i++) ring[i % ring.length] = make(i);`;
 
+// V8 moves a place to the old generation only at a young collection made when the young generation
+// is at its largest; below that it only marks it "maybe tenure". The young generation grows there
+// from 1 MB as objects survive, at a pace that depends on the machine and its load (on a busy CI
+// machine the workload once ended before it got there, and the control saw no decision). So every
+// run fixes it at 16 MB from the start: smaller than what the ring keeps alive, so what it makes
+// survives, and its largest size, so every young collection can decide.
+const YOUNG = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+
 /** The number of places V8 decided to pretenure, running the workload with these node arguments. */
 async function tenured(args: string[]): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--trace-pretenuring-statistics', ...args, '-e', WORKLOAD], { cwd: ROOT, maxBuffer: 64 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--trace-pretenuring-statistics', ...YOUNG, ...args, '-e', WORKLOAD], { cwd: ROOT, maxBuffer: 64 << 20 });
   return stdout.split('\n').filter((l) => /=> tenure\b/.test(l)).length;
 }
 
