@@ -7,6 +7,7 @@ import type { LoadJob, LoadResult, LoadVariant } from './load';
 import { Proc, ROOT, rssOf } from './procs';
 import { startApiServer } from './server';
 import { openBenchDatabase, QUICK, seed, SeedSize } from './setup';
+import * as probes from './soak-probes';
 
 // `npm run soak [-- --minutes 10] [-- --warmup 2] [-- --share 0.7] [-- --json out.json] [-- --quick]` (not part
 // of `npm test`; run it under the machine lock). The server as `npm start` runs it, over a
@@ -74,7 +75,6 @@ async function main(): Promise<void> {
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
     const ids = (await pg.query(`select uuid from customers where company_uuid = $1 order by md5(uuid::text) limit 200`, [big.companyUuid])).rows.map((r) => r.uuid as string);
-    await pg.end();
     const base = `http://127.0.0.1:${server.port}`;
     const keys = [big.key, ...small.map((s) => s.key)];
     const auth = (k: string) => ({ authorization: `Bearer ${k}` });
@@ -115,15 +115,23 @@ async function main(): Promise<void> {
       void heapUsed(base).then((heap) => samples.push({ minute, rss, heap }));
     }, 5_000);
     const perMinute: LoadResult[] = [];
+    const probed: probes.MinuteProbe[] = [];
     try {
+      let before = await probes.read(base, pg, server.pid);
       for (let m = 0; m < minutes; m++) {
         const r = await load({ url: base, variants, connections: 10, durationSeconds: 60, overallRate: rate });
+        const after = await probes.read(base, pg, server.pid);
+        const p = probes.minute(before, after);
+        before = after;
         perMinute.push(r);
+        probed.push(p);
         const last = samples[samples.length - 1];
         log(`minute ${m + 1}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}, RSS ${((last?.rss ?? 0) / 2 ** 20).toFixed(0)} MB, heap ${((last?.heap ?? 0) / 2 ** 20).toFixed(0)} MB`);
+        log(`  ${probes.describe(p)}`);
       }
     } finally {
       clearInterval(sampler);
+      await pg.end();
     }
     const after = samples.filter((s) => s.minute >= warmup);
     const MB = 2 ** 20;
@@ -143,7 +151,7 @@ async function main(): Promise<void> {
       requests: perMinute.reduce((a, r) => a + r.requests, 0),
       non2xx: perMinute.reduce((a, r) => a + r.non2xx, 0),
       errors: perMinute.reduce((a, r) => a + r.errors, 0),
-      perMinute: perMinute.map((r) => ({ rps: r.rps, p50: r.p50, p99: r.p99, non2xx: r.non2xx, errors: r.errors })),
+      perMinute: perMinute.map((r, i) => ({ rps: r.rps, p50: r.p50, p99: r.p99, non2xx: r.non2xx, errors: r.errors, ...probed[i] })),
       samples,
     };
     const f = (n: number) => n.toFixed(2);

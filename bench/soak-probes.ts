@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import { Client } from 'pg';
+
+// What the soak reads beside each minute's latency, to tell where a slow minute came from: the
+// server's own latency histogram (its /metrics: how many answers it took over 100 ms to write,
+// by route), its garbage collector's pauses, PostgreSQL's checkpoints, and the machine's CPU
+// (time spent waiting for the disk, and time the hypervisor gave to other machines: steal).
+// A minute whose client-side p99 rises while the server measured no slow answers lost its time
+// outside the server's handlers: in the kernel, the load generator, or the machine.
+
+/** Cumulative counters at one instant; a minute's figures are the difference of two readings. */
+export interface Reading {
+  /** Per "METHOD route": [answers, answers over 100 ms] (the server's histogram). */
+  routes: Map<string, [number, number]>;
+  /** Seconds of garbage collection by kind (minor, major, incremental, weakcb). */
+  gc: Map<string, number>;
+  checkpoints: number | null;
+  /** /proc/stat's first line: user, nice, system, idle, iowait, irq, softirq, steal (in ticks). */
+  cpu: number[];
+  /** The server process's CPU time (user + system, in ticks). */
+  serverTicks: number;
+}
+
+export interface MinuteProbe {
+  serverSlow: number;
+  serverAnswers: number;
+  /** The routes with answers over 100 ms, most first: "POST /api/v1/customers 12". */
+  slowRoutes: string[];
+  gcMs: Record<string, number>;
+  checkpoints: number | null;
+  /** Shares of the machine's CPU time, in percent; `server` is the server process's part of `busy`. */
+  cpu: { busy: number; server: number; iowait: number; steal: number };
+  /** The server's CPU time per answer, in milliseconds: flat while the server's work per request is. */
+  serverCpuMsPerAnswer: number;
+}
+
+const BUCKET = /^http_request_duration_seconds_bucket\{([^}]*)\} (\S+)/;
+const GC = /^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)/;
+const label = (labels: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
+
+/** The server's histogram and GC counters from its /metrics text. */
+export function parseMetrics(text: string): Pick<Reading, 'routes' | 'gc'> {
+  const routes = new Map<string, [number, number]>();
+  const gc = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const b = BUCKET.exec(line);
+    if (b) {
+      const key = `${label(b[1], 'method')} ${label(b[1], 'route')}`;
+      const le = label(b[1], 'le');
+      const n = Number(b[2]);
+      const slot = routes.get(key) ?? [0, 0];
+      // Summed over statuses: the +Inf bucket counts every answer, the 0.1 bucket the fast ones.
+      if (le === '+Inf') slot[0] += n;
+      if (le === '0.1') slot[1] += n;
+      routes.set(key, slot);
+      continue;
+    }
+    const g = GC.exec(line);
+    if (g) gc.set(g[1], Number(g[2]));
+  }
+  for (const slot of routes.values()) slot[1] = slot[0] - slot[1];
+  return { routes, gc };
+}
+
+async function checkpoints(pg: Client): Promise<number | null> {
+  // PostgreSQL 17 moved the counts from pg_stat_bgwriter to pg_stat_checkpointer.
+  for (const sql of ['select num_timed + num_requested as n from pg_stat_checkpointer', 'select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter']) {
+    try {
+      return Number((await pg.query(sql)).rows[0].n);
+    } catch {
+      // the other version's view
+    }
+  }
+  return null;
+}
+
+// The kernel's clock ticks per second (USER_HZ), 100 on Linux's usual builds.
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a process (/proc/<pid>/stat, fields 14 and 15, after the command's parentheses). */
+function processTicks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+export async function read(base: string, pg: Client, serverPid: number): Promise<Reading> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { ...parseMetrics(text), checkpoints: await checkpoints(pg), cpu, serverTicks: processTicks(serverPid) };
+}
+
+/** One minute's figures: the difference of the readings at its start and its end. */
+export function minute(a: Reading, b: Reading): MinuteProbe {
+  let serverSlow = 0;
+  let serverAnswers = 0;
+  const slow: [string, number][] = [];
+  for (const [key, [n, over]] of b.routes) {
+    const [n0, over0] = a.routes.get(key) ?? [0, 0];
+    serverAnswers += n - n0;
+    serverSlow += over - over0;
+    if (over > over0) slow.push([key, over - over0]);
+  }
+  const gcMs: Record<string, number> = {};
+  for (const [kind, s] of b.gc) gcMs[kind] = Math.round((s - (a.gc.get(kind) ?? 0)) * 1000);
+  const d = b.cpu.map((v, i) => v - (a.cpu[i] ?? 0));
+  const total = d.reduce((x, y) => x + y, 0) || 1;
+  const pct = (v: number) => Math.round((1000 * v) / total) / 10;
+  return {
+    serverSlow,
+    serverAnswers,
+    slowRoutes: slow.sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`),
+    gcMs,
+    checkpoints: a.checkpoints === null || b.checkpoints === null ? null : b.checkpoints - a.checkpoints,
+    cpu: { busy: pct(total - d[3] - d[4]), server: pct(b.serverTicks - a.serverTicks), iowait: pct(d[4]), steal: pct(d[7] ?? 0) },
+    serverCpuMsPerAnswer: serverAnswers ? Math.round((100_000 * (b.serverTicks - a.serverTicks)) / TICKS_PER_SECOND / serverAnswers) / 100 : 0,
+  };
+}
+
+export function describe(p: MinuteProbe): string {
+  const gc = Object.entries(p.gcMs).map(([k, ms]) => `${k} ${ms}`).join(', ');
+  const slow = p.slowRoutes.slice(0, 3).join(', ');
+  return (
+    `server over 100 ms: ${p.serverSlow} of ${p.serverAnswers}${slow ? ` (${slow})` : ''}; GC ms: ${gc}; ` +
+    `checkpoints ${p.checkpoints ?? '?'}; server CPU ${p.serverCpuMsPerAnswer} ms per answer; ` +
+    `machine CPU busy ${p.cpu.busy}% (the server ${p.cpu.server}%), iowait ${p.cpu.iowait}%, steal ${p.cpu.steal}%`
+  );
+}
