@@ -3,7 +3,7 @@ import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { runStatement } from './prepared';
 import { KeptCount, keptCountSql } from './kept-counts';
 import { changesFromSql, recall, remember as rememberTotal, rememberedKey, rememberedTotalSql, REMEMBERED_TABLES } from './remembered-totals';
-import { ListRow, recallStart, rememberStarts, seekRowsSql, startsKey } from './remembered-starts';
+import { ListRow, recallStart, rememberStarts, seekRowsSql } from './remembered-starts';
 import { JsonShape, jsonShapeOf } from './json-shape';
 import { columnOf, q, tableOf } from './columns';
 import { autoFlush } from './orm-adapter';
@@ -211,9 +211,8 @@ export async function leanList<T>(
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
   const { sql, kept: keptTotal, remembered, seek } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
-  const key = remembered ? rememberedKey(meta.tableName, where, params) : '';
-  const starts = seek ? startsKey(meta.tableName, where, params) : '';
-  const [changes, at, from, skip] = seek ? recallStart(starts, offset) : [];
+  const key = remembered || seek ? rememberedKey(meta.tableName, where, params) : '';
+  const [changes, at, from, skip] = seek ? recallStart(key, offset) : [];
   const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
   const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
   if (remembered || seek) values.push(company);
@@ -224,7 +223,7 @@ export async function leanList<T>(
       const v = (st.width ? r[0] : r) as string[];
       return { at: v[shape.at], key: v[shape.key] };
     };
-    rememberStarts(starts, row.changes ?? null, offset, row.rows.length, listRow(row.rows[0]), listRow(row.rows[row.rows.length - 1]));
+    rememberStarts(key, row.changes ?? null, offset, row.rows.length, listRow(row.rows[0]), listRow(row.rows[row.rows.length - 1]));
   }
   const out: LeanList<T> = { items: [], total: Number(row.total), related: st.related.map(({ spec }) => ({ spec, values: [] })) };
   if (!st.width) {

@@ -22,13 +22,8 @@ const starts = new UnderChanges<ListRow>(4000);
 /** Nothing remembered: a change count no sum equals (the statement then walks the offset), and values of the right types. */
 const NONE: [string, string, string, number] = ['-1', '-infinity', '00000000-0000-0000-0000-000000000000', 0];
 
-/** The key of a list's starts: its table, conditions and their values (the company among them). */
-export function startsKey(table: string, where: string, params: readonly unknown[]): string {
-  return `${table}\u0000${where}\u0000${JSON.stringify(params)}`;
-}
-
 /**
- * Where a page at `offset` may start: the change count, created_at and key of the remembered row at
+ * Where a page at `offset` of the list `list` (its rememberedKey, src/data/remembered-totals.ts) may start: the change count, created_at and key of the remembered row at
  * `offset` (skip 0) or at the row before it (skip 1); NONE when neither is remembered.
  */
 export function recallStart(list: string, offset: number): [changes: string, at: string, key: string, skip: number] {

@@ -40,7 +40,7 @@ export class UnderChanges<V> {
 
 const totals = new UnderChanges<number>(2000);
 
-/** The key of a list's total: its table, conditions and their values (the company among them). */
+/** The key of a list's remembered total and page starts: its table, conditions and their values (the company among them). */
 export function rememberedKey(table: string, where: string, params: readonly unknown[]): string {
   return `${table}\u0000${where}\u0000${JSON.stringify(params)}`;
 }
