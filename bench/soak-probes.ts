@@ -117,6 +117,23 @@ export function minute(a: Reading, b: Reading): MinuteProbe {
   };
 }
 
+let sink = 0;
+
+/**
+ * This process's CPU time, in milliseconds, for a fixed piece of work (integer arithmetic, no
+ * allocation, no system call): the same work whatever the server does, so it rises only when the
+ * machine's cores run it slower (the host's other tenants, the kernel's own threads). Measured
+ * as CPU time, not wall time, so that waiting for a core does not count.
+ */
+export function fixedWorkMs(): number {
+  const t = process.cpuUsage();
+  let x = sink;
+  for (let i = 0; i < 5_000_000; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+  sink = x;
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / 1000;
+}
+
 export function describe(p: MinuteProbe): string {
   const gc = Object.entries(p.gcMs).map(([k, ms]) => `${k} ${ms}`).join(', ');
   const slow = p.slowRoutes.slice(0, 3).join(', ');

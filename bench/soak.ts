@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { LoadJob, LoadResult, LoadVariant } from './load';
-import { Proc, ROOT, rssOf } from './procs';
+import { median, Proc, ROOT, rssOf } from './procs';
 import { startApiServer } from './server';
 import { openBenchDatabase, QUICK, seed, SeedSize } from './setup';
 import * as probes from './soak-probes';
@@ -109,25 +109,30 @@ async function main(): Promise<void> {
 
     const started = Date.now();
     const samples: { minute: number; rss: number; heap: number | null }[] = [];
+    // The fixed work's CPU time, every 5 s of the current minute (soak-probes.ts).
+    probes.fixedWorkMs();
+    let work: number[] = [];
     const sampler = setInterval(() => {
       const minute = (Date.now() - started) / 60_000;
+      work.push(probes.fixedWorkMs());
       const rss = rssOf(server.pid);
       void heapUsed(base).then((heap) => samples.push({ minute, rss, heap }));
     }, 5_000);
     const perMinute: LoadResult[] = [];
-    const probed: probes.MinuteProbe[] = [];
+    const probed: (probes.MinuteProbe & { fixedWorkMs: number })[] = [];
     try {
       let before = await probes.read(base, pg, server.pid);
       for (let m = 0; m < minutes; m++) {
         const r = await load({ url: base, variants, connections: 10, durationSeconds: 60, overallRate: rate });
         const after = await probes.read(base, pg, server.pid);
-        const p = probes.minute(before, after);
+        const p = { ...probes.minute(before, after), fixedWorkMs: median(work) };
+        work = [];
         before = after;
         perMinute.push(r);
         probed.push(p);
         const last = samples[samples.length - 1];
         log(`minute ${m + 1}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}, RSS ${((last?.rss ?? 0) / 2 ** 20).toFixed(0)} MB, heap ${((last?.heap ?? 0) / 2 ** 20).toFixed(0)} MB`);
-        log(`  ${probes.describe(p)}`);
+        log(`  ${probes.describe(p)}; fixed work ${p.fixedWorkMs.toFixed(2)} ms of CPU`);
       }
     } finally {
       clearInterval(sampler);
