@@ -118,20 +118,39 @@ export function minute(a: Reading, b: Reading): MinuteProbe {
 }
 
 let sink = 0;
+let memory: Int32Array | null = null;
 
 /**
- * This process's CPU time, in milliseconds, for a fixed piece of work (integer arithmetic, no
- * allocation, no system call): the same work whatever the server does, so it rises only when the
- * machine's cores run it slower (the host's other tenants, the kernel's own threads). Measured
- * as CPU time, not wall time, so that waiting for a core does not count.
+ * This process's CPU time, in milliseconds, for two fixed pieces of work: integer arithmetic in
+ * registers, and a million reads at random places of a 64 MB array (the caches, the TLB and the
+ * memory's speed). The same work whatever the server does. The arithmetic rises only when the
+ * machine's cores run slower (the host's other tenants); the reads also when the caches and the
+ * memory are busier: with the server's and PostgreSQL's own load, the host's other tenants, or
+ * the kernel's threads (a memory monitor that clears the pages' accessed bits makes every
+ * process's page walks dearer). CPU time, not wall time, so that waiting for a core does not count.
  */
-export function fixedWorkMs(): number {
-  const t = process.cpuUsage();
+export function fixedWorkMs(): { arithmetic: number; memory: number } {
+  if (!memory) {
+    memory = new Int32Array(16 << 20);
+    for (let i = 0; i < memory.length; i += 1024) memory[i] = i;
+  }
+  const cpu = (t: NodeJS.CpuUsage) => {
+    const d = process.cpuUsage(t);
+    return (d.user + d.system) / 1000;
+  };
+  let t = process.cpuUsage();
   let x = sink;
   for (let i = 0; i < 5_000_000; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
-  sink = x;
-  const d = process.cpuUsage(t);
-  return (d.user + d.system) / 1000;
+  const arithmetic = cpu(t);
+  t = process.cpuUsage();
+  let acc = 0;
+  const mask = memory.length - 1;
+  for (let i = 0; i < 1_000_000; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) | 0;
+    acc = (acc + memory[(x >>> 8) & mask]) | 0;
+  }
+  sink = acc;
+  return { arithmetic, memory: cpu(t) };
 }
 
 export function describe(p: MinuteProbe): string {
