@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Client } from 'pg';
+import { cpuMsOf } from './procs';
 
 // What the soak reads beside each minute's latency, to tell where a slow minute came from: the
 // server's own latency histogram (its /metrics: how many answers it took over 100 ms to write,
@@ -17,8 +18,8 @@ export interface Reading {
   checkpoints: number | null;
   /** /proc/stat's first line: user, nice, system, idle, iowait, irq, softirq, steal (in ticks). */
   cpu: number[];
-  /** The server process's CPU time (user + system, in ticks). */
-  serverTicks: number;
+  /** The server process's CPU time (user + system), in milliseconds. */
+  serverCpuMs: number;
 }
 
 export interface MinuteProbe {
@@ -36,6 +37,8 @@ export interface MinuteProbe {
 
 const BUCKET = /^http_request_duration_seconds_bucket\{([^}]*)\} (\S+)/;
 const GC = /^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)/;
+// /proc/stat counts in the kernel's clock ticks (USER_HZ), 100 a second on Linux's usual builds.
+const TICKS_PER_SECOND = 100;
 const label = (labels: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
 
 /** The server's histogram and GC counters from its /metrics text. */
@@ -74,20 +77,10 @@ async function checkpoints(pg: Client): Promise<number | null> {
   return null;
 }
 
-// The kernel's clock ticks per second (USER_HZ), 100 on Linux's usual builds.
-const TICKS_PER_SECOND = 100;
-
-/** utime + stime of a process (/proc/<pid>/stat, fields 14 and 15, after the command's parentheses). */
-function processTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 export async function read(base: string, pg: Client, serverPid: number): Promise<Reading> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-  return { ...parseMetrics(text), checkpoints: await checkpoints(pg), cpu, serverTicks: processTicks(serverPid) };
+  return { ...parseMetrics(text), checkpoints: await checkpoints(pg), cpu, serverCpuMs: cpuMsOf(serverPid) };
 }
 
 /** One minute's figures: the difference of the readings at its start and its end. */
@@ -112,8 +105,8 @@ export function minute(a: Reading, b: Reading): MinuteProbe {
     slowRoutes: slow.sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`),
     gcMs,
     checkpoints: a.checkpoints === null || b.checkpoints === null ? null : b.checkpoints - a.checkpoints,
-    cpu: { busy: pct(total - d[3] - d[4]), server: pct(b.serverTicks - a.serverTicks), iowait: pct(d[4]), steal: pct(d[7] ?? 0) },
-    serverCpuMsPerAnswer: serverAnswers ? Math.round((100_000 * (b.serverTicks - a.serverTicks)) / TICKS_PER_SECOND / serverAnswers) / 100 : 0,
+    cpu: { busy: pct(total - d[3] - d[4]), server: pct(((b.serverCpuMs - a.serverCpuMs) / 1000) * TICKS_PER_SECOND), iowait: pct(d[4]), steal: pct(d[7] ?? 0) },
+    serverCpuMsPerAnswer: serverAnswers ? Math.round((100 * (b.serverCpuMs - a.serverCpuMs)) / serverAnswers) / 100 : 0,
   };
 }
 

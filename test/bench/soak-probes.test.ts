@@ -22,20 +22,20 @@ it("reads each route's answers, over every status, from the server's own /metric
 
   await rest(t, a).get(`/customers/${c.uuid}`);
   const after = parseMetrics((await request(t.app).get('/metrics')).text);
-  const reading = (r: Pick<Reading, 'routes' | 'gc'>): Reading => ({ ...r, checkpoints: 0, cpu: [0, 0, 0, 0, 0, 0, 0, 0], serverTicks: 0 });
+  const reading = (r: Pick<Reading, 'routes' | 'gc'>): Reading => ({ ...r, checkpoints: 0, cpu: [0, 0, 0, 0, 0, 0, 0, 0], serverCpuMs: 0 });
   const m = minute(reading(before), reading(after));
   // Between the two readings: the one GET, and the first /metrics scrape itself.
   expect(m.serverAnswers).toBe(2);
 });
 
 it('a minute is the difference of two readings', () => {
-  const a: Reading = { routes: new Map([['GET /x', [10, 1]]]), gc: new Map([['minor', 1.5]]), checkpoints: 3, cpu: [100, 0, 50, 800, 10, 0, 0, 40], serverTicks: 70 };
+  const a: Reading = { routes: new Map([['GET /x', [10, 1]]]), gc: new Map([['minor', 1.5]]), checkpoints: 3, cpu: [100, 0, 50, 800, 10, 0, 0, 40], serverCpuMs: 700 };
   const b: Reading = {
     routes: new Map([['GET /x', [30, 4]], ['POST /y', [5, 0]]]),
     gc: new Map([['minor', 1.75], ['major', 0.1]]),
     checkpoints: 4,
     cpu: [400, 0, 150, 1300, 30, 0, 0, 120],
-    serverTicks: 270,
+    serverCpuMs: 2700,
   };
   expect(minute(a, b)).toEqual({
     serverSlow: 3,
