@@ -15,7 +15,8 @@ import * as probes from './soak-probes';
 // at 10 connections, 20 s), then `--minutes` one-minute runs at `--share` of that peak (a fixed
 // rate over all connections). Reported: RSS and V8 heap (the server's /metrics) sampled every
 // 5 s, their slope after the warm-up minutes (least squares, MB per minute), each minute's p99
-// against the first minute's, and every error and non-2xx answer.
+// against the first minute's, and every error and non-2xx answer; under each minute, where its
+// time went (bench/soak-probes.ts).
 
 const SIZE: SeedSize = { bigCustomers: 20_000, bigJobs: 10_000, bigInvoices: 10_000, small: 5, smallCustomers: 200, smallJobs: 100, smallInvoices: 80, bigVisits: 4_000 };
 
@@ -124,10 +125,10 @@ async function main(): Promise<void> {
       let before = await probes.read(base, pg, server.pid);
       for (let m = 0; m < minutes; m++) {
         const r = await load({ url: base, variants, connections: 10, durationSeconds: 60, overallRate: rate });
-        const after = await probes.read(base, pg, server.pid);
-        const p = { ...probes.minute(before, after), fixedWorkMs: { arithmetic: median(work.map((w) => w.arithmetic)), memory: median(work.map((w) => w.memory)) } };
+        const end = await probes.read(base, pg, server.pid);
+        const p = { ...probes.minute(before, end), fixedWorkMs: { arithmetic: median(work.map((w) => w.arithmetic)), memory: median(work.map((w) => w.memory)) } };
         work = [];
-        before = after;
+        before = end;
         perMinute.push(r);
         probed.push(p);
         const last = samples[samples.length - 1];
