@@ -19,8 +19,8 @@ for (let i = 0; i < 4000000; i++) ring[i % ring.length] = make(i);`;
 
 // V8 moves a place to the old generation only at a young collection made when the young generation
 // is at its largest; below that it only marks it "maybe tenure". The young generation grows there
-// from 1 MB as objects survive, at a pace that depends on the machine and its load (on a busy CI
-// machine the workload once ended before it got there, and the control saw no decision). So every
+// from 1 MB as objects survive, at a pace that depends on the machine and its load (once, on a busy CI
+// machine, the control saw no decision: most likely the workload ended before it got there). So every
 // run fixes it at 16 MB from the start: smaller than what the ring keeps alive, so what it makes
 // survives, and its largest size, so every young collection can decide.
 const YOUNG = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
