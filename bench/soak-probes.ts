@@ -65,16 +65,23 @@ export function parseMetrics(text: string): Pick<Reading, 'routes' | 'gc'> {
   return { routes, gc };
 }
 
+// PostgreSQL 17 moved the checkpoint counts from pg_stat_bgwriter to pg_stat_checkpointer.
+const CHECKPOINTS = ['select num_timed + num_requested as n from pg_stat_checkpointer', 'select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter'];
+let checkpointsSql: string | null | undefined;
+
+/** The server's checkpoints so far; the view that answers is found once (a failed query is an error line in PostgreSQL's log). */
 async function checkpoints(pg: Client): Promise<number | null> {
-  // PostgreSQL 17 moved the counts from pg_stat_bgwriter to pg_stat_checkpointer.
-  for (const sql of ['select num_timed + num_requested as n from pg_stat_checkpointer', 'select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter']) {
-    try {
-      return Number((await pg.query(sql)).rows[0].n);
-    } catch {
-      // the other version's view
+  if (checkpointsSql === undefined) {
+    checkpointsSql = null;
+    for (const sql of CHECKPOINTS) {
+      const ok = await pg.query(sql).then(() => true, () => false);
+      if (ok) {
+        checkpointsSql = sql;
+        break;
+      }
     }
   }
-  return null;
+  return checkpointsSql === null ? null : Number((await pg.query(checkpointsSql)).rows[0].n);
 }
 
 export async function read(base: string, pg: Client, serverPid: number): Promise<Reading> {

@@ -23,8 +23,9 @@ const starts = new UnderChanges<ListRow>(4000);
 const NONE: [string, string, string, number] = ['-1', '-infinity', '00000000-0000-0000-0000-000000000000', 0];
 
 /**
- * Where a page at `offset` of the list `list` (its rememberedKey, src/data/remembered-totals.ts) may start: the change count, created_at and key of the remembered row at
- * `offset` (skip 0) or at the row before it (skip 1); NONE when neither is remembered.
+ * Where a page at `offset` of the list `list` (its rememberedKey, src/data/remembered-totals.ts)
+ * may start: the change count, created_at and key of the remembered row at `offset` (skip 0) or
+ * at the row before it (skip 1); NONE when neither is remembered.
  */
 export function recallStart(list: string, offset: number): [changes: string, at: string, key: string, skip: number] {
   for (const skip of [0, 1]) {

@@ -28,6 +28,24 @@ it("reads each route's answers, over every status, from the server's own /metric
   expect(m.serverAnswers).toBe(2);
 });
 
+it('counts an answer as slow when it fell outside the 100 ms bucket, over every status', () => {
+  const b = (status: string, le: string, n: number) => `http_request_duration_seconds_bucket{le="${le}",method="GET",route="/x",status="${status}"} ${n}`;
+  const text = [
+    '# HELP http_request_duration_seconds HTTP request latency',
+    b('200', '0.05', 5),
+    b('200', '0.1', 7),
+    b('200', '0.25', 9),
+    b('200', '+Inf', 10),
+    b('404', '0.1', 2),
+    b('404', '+Inf', 2),
+    'http_request_duration_seconds_count{method="GET",route="/x",status="200"} 10',
+    'nodejs_gc_duration_seconds_sum{kind="minor"} 0.5',
+  ].join('\n');
+  const r = parseMetrics(text);
+  expect(r.routes).toEqual(new Map([['GET /x', [12, 3]]]));
+  expect(r.gc).toEqual(new Map([['minor', 0.5]]));
+});
+
 it('a minute is the difference of two readings', () => {
   const a: Reading = { routes: new Map([['GET /x', [10, 1]]]), gc: new Map([['minor', 1.5]]), checkpoints: 3, cpu: [100, 0, 50, 800, 10, 0, 0, 40], serverCpuMs: 700 };
   const b: Reading = {
