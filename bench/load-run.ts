@@ -1,23 +1,61 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type { LoadJob, LoadResult } from './load';
 import { ROOT } from './procs';
 
-/** One autocannon run (bench/load.ts), in a process of its own. */
+// The load generators (bench/load.ts) run in processes of their own, so that they do not share a
+// CPU queue with the server they measure. A generator serves one job at a time and is kept for the
+// next: starting one (node, ts-node, autocannon) took about a second, as long as a quick run's load.
+// Jobs that overlap get a generator each. An idle generator does not keep this process alive, and
+// it ends when this process does (its IPC channel closes).
+
+interface Generator {
+  child: ChildProcess;
+  /** The job's answer, while one runs. */
+  pending: { resolve: (r: LoadResult) => void; reject: (e: Error) => void } | null;
+  err: string;
+}
+
+const idle: Generator[] = [];
+
+function start(): Generator {
+  const child = fork(path.join(ROOT, 'bench/load.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const g: Generator = { child, pending: null, err: '' };
+  child.stderr!.on('data', (d) => (g.err = (g.err + String(d)).slice(-4000)));
+  child.on('message', (m: { result?: LoadResult; error?: string }) => {
+    const p = g.pending;
+    g.pending = null;
+    if (!p) return;
+    release(g);
+    if (m.result) p.resolve(m.result);
+    else p.reject(new Error(`load generator failed: ${m.error}`));
+  });
+  child.on('exit', (code) => {
+    const at = idle.indexOf(g);
+    if (at >= 0) idle.splice(at, 1);
+    g.pending?.reject(new Error(`load generator exited with ${code}: ${g.err}`));
+    g.pending = null;
+  });
+  return g;
+}
+
+function release(g: Generator): void {
+  g.child.unref();
+  g.child.channel?.unref();
+  idle.push(g);
+}
+
+/** One autocannon run, in a generator process of its own (one started if none is idle). */
 export function runLoad(job: LoadJob): Promise<LoadResult> {
+  const g = idle.pop() ?? start();
+  g.child.ref();
+  g.child.channel?.ref();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (err += String(d)));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line));
-      else reject(new Error(`load generator exited with ${code}: ${err.slice(-2000)}`));
-    });
+    g.pending = { resolve, reject };
+    g.child.send({ job });
   });
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 // The load generator, run as a process of its own so that it does not share a CPU queue with the
-// server it measures. Reads one job (JSON) from argv[2], prints one result line (JSON) on stdout.
+// server it measures. Given a job (JSON) in argv[2], it runs it and prints one result line (JSON) on
+// stdout. Forked with an IPC channel and no job (bench/load-run.ts), it runs each job it is sent,
+// one at a time, answers `{ result }` or `{ error }`, and ends when the channel closes.
 
 export interface LoadVariant {
   method?: string;
@@ -36,8 +38,7 @@ export interface LoadResult {
   errors: number;
 }
 
-async function main(): Promise<void> {
-  const job = JSON.parse(process.argv[2]) as LoadJob;
+async function runJob(job: LoadJob): Promise<LoadResult> {
   const bodies = new Map<string, Buffer>();
   for (const v of job.variants) if (v.bodyFile && !bodies.has(v.bodyFile)) bodies.set(v.bodyFile, fs.readFileSync(v.bodyFile));
   let next = 0;
@@ -71,10 +72,23 @@ async function main(): Promise<void> {
     statusCodes: Object.fromEntries(Object.entries((result as any).statusCodeStats ?? {}).map(([code, v]: [string, any]) => [code, v.count])),
     errors: result.errors + result.timeouts,
   };
-  process.stdout.write(JSON.stringify(out) + '\n');
+  return out;
 }
 
-main().catch((e) => {
-  process.stderr.write(String(e?.stack ?? e) + '\n');
-  process.exit(1);
-});
+if (process.argv[2]) {
+  runJob(JSON.parse(process.argv[2]) as LoadJob).then(
+    (out) => process.stdout.write(JSON.stringify(out) + '\n'),
+    (e) => {
+      process.stderr.write(String(e?.stack ?? e) + '\n');
+      process.exit(1);
+    },
+  );
+} else if (process.send) {
+  process.on('message', (m: { job: LoadJob }) => {
+    runJob(m.job).then(
+      (result) => process.send!({ result }),
+      (e) => process.send!({ error: String(e?.stack ?? e) }),
+    );
+  });
+  process.on('disconnect', () => process.exit(0));
+}
