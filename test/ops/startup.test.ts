@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { urlFor } from '../../src/db/embedded';
 import { JPEG, png } from '../helpers/images';
+import { ADMIN_JS } from '../helpers/cli';
 import { MAIN_JS } from '../helpers/server-process';
 
 // `npm start` as an operator runs it: the embedded database under DATA_DIR, migrations, the demo
@@ -53,7 +54,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 /** The admin CLI as an operator runs it on the embedded database of dataDir. */
 async function admin(dataDir: string, ...args: string[]): Promise<any> {
   const { DATABASE_URL: _omit, ...base } = process.env;
-  const { stdout } = await promisify(execFile)(process.execPath, [require.resolve('ts-node/dist/bin'), '--transpile-only', path.resolve(__dirname, '../../src/cli/admin.ts'), ...args], {
+  const { stdout } = await promisify(execFile)(process.execPath, [ADMIN_JS, ...args], {
     env: { ...base, DATA_DIR: dataDir },
   });
   return JSON.parse(stdout);

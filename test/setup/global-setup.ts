@@ -37,8 +37,9 @@ export default async function globalSetup(): Promise<void> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${template}`;
-  // Migrated in a child process: loading the ORM here would share its metadata with the test realm.
-  execFileSync(process.execPath, [require.resolve('ts-node/dist/bin'), '--transpile-only', path.resolve(__dirname, '../../src/cli/migrate.ts')], {
+  // Migrated in a child process, by the compiled CLI that `npm run migrate` runs (built above):
+  // loading the ORM here would share its metadata with the test realm.
+  execFileSync(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/migrate.js')], {
     env: { ...process.env, DATABASE_URL: url.toString() },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
