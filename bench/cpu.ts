@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { Client } from 'pg';
-import type { LoadJob, LoadResult, LoadVariant } from './load';
-import { cpuMsOf as cpuMs, Proc, ROOT } from './procs';
+import type { LoadVariant } from './load';
+import { runLoad } from './load-run';
+import { cpuMsOf as cpuMs, Proc } from './procs';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
 
 // `DATABASE_URL=<a database bench/setup.ts seeded> npx ts-node --transpile-only bench/cpu.ts [seconds] [rounds] [cpu-prof dir]`
@@ -15,14 +14,7 @@ import { startApiServer, startBaseline, startPostGraphile } from './server';
 
 const SCENARIOS = ['customer_get', 'customer_list', 'customer_create', 'graphql_company'] as const;
 
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load exited with ${code}`))));
-  });
-}
+const load = runLoad;
 
 async function main(): Promise<void> {
   const [secondsArg, roundsArg, prof] = process.argv.slice(2);

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Client } from 'pg';
-import type { LoadJob, LoadResult, LoadVariant } from './load';
-import { median, Proc, ROOT, rssOf } from './procs';
+import type { LoadResult, LoadVariant } from './load';
+import { runLoad } from './load-run';
+import { median, Proc, rssOf } from './procs';
 import { startApiServer } from './server';
 import { openBenchDatabase, QUICK, seed, SeedSize } from './setup';
 import * as probes from './soak-probes';
@@ -26,16 +25,7 @@ const arg = (argv: string[], name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/load.ts'), JSON.stringify(job)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (err += String(d)));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load exited with ${code}: ${err.slice(-2000)}`))));
-  });
-}
+const load = runLoad;
 
 /** Least-squares slope of (minute, value) points. */
 function slope(points: [number, number][]): number {
