@@ -183,21 +183,26 @@ async function main(): Promise<void> {
       compareKeys?: boolean;
       /** PostGraphile answers the same question right after the server's run (same data, same machine load). */
       postgraphile?: { id: string; label: string; body: string };
+      /**
+       * The scenario a target judges this one's cost against: run on the server beside it in
+       * every round, so that the ratio compares runs made side by side, as with the baseline.
+       */
+      reference?: string;
     }
     const week = calendarWeek(size.bigVisits);
     const lastPage = Math.max(1, Math.min(2000, Math.ceil(size.bigCustomers / 50)));
-    const scenarios: Scenario[] = [
+    const all: Scenario[] = [
       { id: 'customer_list', label: 'REST customer list (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(K) }], baseline: true },
       { id: 'customer_get', label: 'REST customer get', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(K) })), baseline: true },
-      { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true },
-      { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true },
+      { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true, reference: 'customer_list' },
+      { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true, reference: 'customer_list' },
       // One technician's week (two-hour visits, four a day), for each of the 40 technicians in turn.
-      { id: 'visit_calendar', label: 'REST calendar, one technician-week', variants: techs.map((u) => ({ path: `/api/v1/visits?user_id=${u}&from=${week.from}&to=${week.to}&limit=50`, headers: auth(K) })) },
+      { id: 'visit_calendar', label: 'REST calendar, one technician-week', variants: techs.map((u) => ({ path: `/api/v1/visits?user_id=${u}&from=${week.from}&to=${week.to}&limit=50`, headers: auth(K) })), reference: 'customer_list' },
       { id: 'invoice_list', label: 'REST invoice list + customer (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50', headers: auth(K) }], baseline: true },
       // Sorted pages (docs/conventions.md, Lists): the same lists in another order, through their sort indexes.
-      { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }] },
-      { id: 'customer_list_sorted_name', label: 'REST customer list, sort=last_name (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=last_name', headers: auth(K) }] },
-      { id: 'invoice_list_sorted', label: 'REST invoice list, sort=-invoice_number (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50&sort=-invoice_number', headers: auth(K) }] },
+      { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }], reference: 'customer_list' },
+      { id: 'customer_list_sorted_name', label: 'REST customer list, sort=last_name (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=last_name', headers: auth(K) }], reference: 'customer_list' },
+      { id: 'invoice_list_sorted', label: 'REST invoice list, sort=-invoice_number (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50&sort=-invoice_number', headers: auth(K) }], reference: 'invoice_list' },
       {
         id: 'graphql_invoices',
         label: 'GraphQL 100 invoices + customer + payments',
@@ -213,9 +218,10 @@ async function main(): Promise<void> {
         postgraphile: { id: 'postgraphile_company', label: 'PostGraphile 5: companyByUuid { name }', body: pglCompany(big.companyUuid) },
       },
       { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }], baseline: true, compareKeys: true },
-      { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })) },
+      { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })), reference: 'customer_create' },
       { id: 'invoice_create_many', label: `REST invoice create, ${small.length} companies`, variants: smallJobs.map(({ t, j }) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(t.key), body: invoiceBody(j) })) },
-    ].filter((x) => !opt.only || opt.only.has(x.id));
+    ];
+    const scenarios = all.filter((x) => !opt.only || opt.only.has(x.id));
 
     // The bodies must be the same before their speeds may be compared.
     const sameJson: Record<string, boolean> = {};
@@ -295,6 +301,8 @@ async function main(): Promise<void> {
       const ours: Run[] = [];
       const theirs: Run[] = [];
       const pglRuns: Run[] = [];
+      const reference = s.reference ? all.find((x) => x.id === s.reference)! : null;
+      const refRuns: Run[] = [];
       // Alternating rounds: this machine's speed moves by up to 25% from one run to the next, so
       // each ratio compares runs made side by side, and the median round of each is reported.
       // PostGraphile runs beside the server: for the page, the same invoices and payments (the
@@ -306,15 +314,19 @@ async function main(): Promise<void> {
           if (s.baseline) theirs.push(await run(B, s.variants, null, {}, warm));
           if (pglVariants) pglRuns.push(await run(P, pglVariants, pgl.pid, {}, warm));
         };
-        if (i % 2) await others().then(server1);
-        else await server1().then(others);
+        // The reference runs next to the server's run, before it in one round and after it in the next.
+        const ref = async () => void (reference && refRuns.push(await run(S, reference.variants, server.pid, {}, warm)));
+        if (i % 2) await others().then(ref).then(server1);
+        else await server1().then(ref).then(others);
       }
       const r = medianRun(ours);
       const b = s.baseline ? medianRun(theirs) : null;
-      rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null });
+      const refResult = reference ? medianRun(refRuns) : null;
+      rows.push({ id: s.id, label: s.label, result: r, baseline: b, sameJson: s.baseline ? sameJson[s.id] : null, reference: reference && refResult ? { id: reference.id, label: reference.label, result: refResult } : null });
       // A refused request must be explainable: show the server's own log line for the first one.
       if (r.non2xx) log(`  non-2xx answers; first server log line: ${refusedLine(server.output().slice(logged))}`);
       log(`  ${ours.map((x) => x.rps.toFixed(1)).join(', ')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (b ? `; baseline ${theirs.map((x) => x.rps.toFixed(1)).join(', ')} req/s, p50 ${b.p50} ms` : ''));
+      if (reference) log(`  beside it, ${reference.label}: ${refRuns.map((x) => x.rps.toFixed(1)).join(', ')} req/s`);
       if (s.postgraphile) {
         const pglResult = medianRun(pglRuns);
         rows.push({ id: s.postgraphile.id, label: s.postgraphile.label, result: pglResult, baseline: null, sameJson: null });
