@@ -1,4 +1,5 @@
 import { ChildProcess, fork } from 'node:child_process';
+import type net from 'node:net';
 import path from 'node:path';
 import type { LoadJob, LoadResult } from './load';
 import { ROOT } from './procs';
@@ -43,17 +44,26 @@ function start(): Generator {
   return g;
 }
 
+// An idle generator's handles (the process, its IPC channel, its stderr pipe) are unreferenced, a
+// busy one's referenced again: only a running job keeps this process alive.
+function hold(g: Generator, on: boolean): void {
+  const handles: Array<{ ref(): void; unref(): void } | null | undefined> = [g.child, g.child.channel, g.child.stderr as unknown as net.Socket | null];
+  for (const h of handles) {
+    if (!h) continue;
+    if (on) h.ref();
+    else h.unref();
+  }
+}
+
 function release(g: Generator): void {
-  g.child.unref();
-  g.child.channel?.unref();
+  hold(g, false);
   idle.push(g);
 }
 
 /** One autocannon run, in a generator process of its own (one started if none is idle). */
 export function runLoad(job: LoadJob): Promise<LoadResult> {
   const g = idle.pop() ?? start();
-  g.child.ref();
-  g.child.channel?.ref();
+  hold(g, true);
   return new Promise((resolve, reject) => {
     g.pending = { resolve, reject };
     g.child.send({ job });
