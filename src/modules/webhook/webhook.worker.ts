@@ -30,6 +30,8 @@ export interface WebhookWorker {
 export interface WorkerOptions {
   /** True while the process is handling requests (a server's inline worker yields to them). */
   busy?: () => boolean;
+  /** The lag beyond which a yielding worker uses all its slots (YIELD_LAG_MS unless given). */
+  yieldLagMs?: number;
 }
 
 /** A probe of an HTTP server's requests in flight, for WorkerOptions.busy. */
@@ -72,6 +74,7 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig, options: Worker
 
   // Claims go in batches: while busy, the loop waits until a quarter of the slots are free.
   const yielding = Math.max(1, Math.floor(cfg.concurrency / 8));
+  const lagBound = options.yieldLagMs ?? YIELD_LAG_MS;
   let behind = false;
   const slots = () => (options.busy?.() && !behind ? yielding : cfg.concurrency);
   let lastDispatch = 0;
@@ -90,8 +93,8 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig, options: Worker
         if (free > 0 && !stopped) {
           const claimed = await claim(orm, free, cfg.leaseSeconds);
           const lag = claimed.reduce((m, d) => Math.max(m, d.waited_ms), 0);
-          if (lag > YIELD_LAG_MS) behind = true;
-          else if (lag < YIELD_LAG_MS / 2) behind = false;
+          if (lag > lagBound) behind = true;
+          else if (lag < lagBound / 2) behind = false;
           for (const d of claimed) attempt(d);
           busy ||= claimed.length === free || inFlight.size > 0;
         }
