@@ -50,6 +50,10 @@ interface PageStatement {
   rows: [string, string];
   /** The same for a page past DEEP_OFFSET rows. */
   deepRows: [string, string];
+  /** A FROM item of one row: the page's rows as "rows" and their number as "n" (a counted total, statementText). */
+  withCount: [string, string];
+  /** The same for a page past DEEP_OFFSET rows. */
+  deepWithCount: [string, string];
   /** Newest first, created_at read: a deep page's rows that may start at a remembered row (src/data/remembered-starts.ts). */
   seek: ((where: string) => string) | null;
   width: number;
@@ -99,17 +103,19 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
     const companyParams = written.split(COMPANY).length - 1;
     const seekCols = seekColumns(meta);
     const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`);
+    const agg = `coalesce(json_agg(${row} order by ${order}), '[]'::json)`;
+    const pk = `e.${col(meta, meta.primaryKeys[0])}`;
+    const pageFrom = [`from (select * from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?) as e`];
+    const deepFrom = [`from ${tableOf(meta)} as e where ${pk} = any(array(select ${pk} from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?))`];
     st = {
       count: [`(select count(*) from ${tableOf(meta)} as e where `, ')'],
-      rows: [`(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from (select * from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?) as e)`],
+      rows: [`(select ${agg} ${pageFrom[0]}`, `${pageFrom[1]})`],
       // A deep page finds its keys first (the list indexes hold created_at and the key: an
       // index-only walk past the skipped rows), then reads its rows; reading whole rows while
       // skipping cost ~3× more at page 2000 of 100,000 customers.
-      deepRows: [
-        `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ${tableOf(meta)} as e ` +
-          `where e.${col(meta, meta.primaryKeys[0])} = any(array(select e.${col(meta, meta.primaryKeys[0])} from ${tableOf(meta)} as e where `,
-        ` order by ${order} limit ? offset ?)))`,
-      ],
+      deepRows: [`(select ${agg} ${deepFrom[0]}`, `${deepFrom[1]})`],
+      withCount: [`select ${agg} as "rows", count(*)::int as "n" ${pageFrom[0]}`, pageFrom[1]],
+      deepWithCount: [`select ${agg} as "rows", count(*)::int as "n" ${deepFrom[0]}`, deepFrom[1]],
       // (A key of another type than uuid would need another placeholder for "nothing remembered".)
       seek: sorted === null && shape.at >= 0 && shape.key >= 0 && seekCols.keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekCols, row, order, where) : null,
       width: parts.length,
@@ -125,7 +131,7 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
  * The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?`
  * the company); else with `remember`, a total remembered under the same change count (src/data/remembered-totals.ts).
  */
-function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean; seek: boolean } {
+function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean; seek: boolean; short: boolean } {
   // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts).
   const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
   const remembered = !keptSql && remember && !meta.schema && REMEMBERED_TABLES.has(meta.tableName);
@@ -136,11 +142,19 @@ function statementText(meta: EntityMetadata, st: PageStatement, where: string, k
   const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
   if (remembered) {
     const [total, from] = rememberedTotalSql(meta.tableName, st.count.join(where));
-    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true, seek: !!seek };
+    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true, seek: !!seek, short: false };
   }
-  const total = keptSql ?? st.count.join(where);
+  if (keptSql === null) {
+    // A counted total: a short page (fewer rows than the limit, and some rows or the first page)
+    // ends the list, so the total is its offset plus its rows, in the same snapshot; the count runs
+    // only otherwise (its InitPlan, in the CASE's other branch, is not executed). Its `?`: the
+    // limit, the offset twice, before the count's.
+    const [from, to] = deep ? st.deepWithCount : st.withCount;
+    const total = `case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else ${st.count.join(where)} end`;
+    return { sql: `select ${total} as "total", "p"."rows" from (${from}${where}${to}) as "p"`, kept: false, remembered: false, seek: false, short: true };
+  }
   const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
-  return { sql: `select ${total} as "total", ${changes[0]}${rows}${changes[1]}`, kept: keptSql !== null, remembered: false, seek: !!seek };
+  return { sql: `select ${keptSql} as "total", ${changes[0]}${rows}${changes[1]}`, kept: true, remembered: false, seek: !!seek, short: false };
 }
 
 /** The quoted columns and types of the key and created_at, for a seek (src/data/remembered-starts.ts). */
@@ -186,7 +200,8 @@ export interface LeanListOptions {
  * One page of the company's rows matching `where` (SQL on alias `e`, its `?` taking `params`;
  * it must hold the rows to `company`, the company's key), newest first
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
- * records of each row; in one statement. With `props`, only those properties of the rows are read
+ * records of each row; in one statement. A total neither kept nor remembered is counted only when
+ * the page does not end the list (see statementText). With `props`, only those properties of the rows are read
  * (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
  * depends on their values. `kept`: `where` selects exactly the company's live rows or all its
  * rows (no filter), whose total a table with kept counts keeps (src/data/kept-counts.ts). Every
@@ -210,11 +225,11 @@ export async function leanList<T>(
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
-  const { sql, kept: keptTotal, remembered, seek } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
+  const { sql, kept: keptTotal, remembered, seek, short } = statementText(meta, st, where, kept, offset >= DEEP_OFFSET, remember);
   const key = remembered || seek ? rememberedKey(meta.tableName, where, params) : '';
   const [changes, at, from, skip] = seek ? recallStart(key, offset) : [];
   const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
-  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
+  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : short ? [limit, offset, offset, ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
   if (remembered || seek) values.push(company);
   const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));

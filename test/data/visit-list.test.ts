@@ -107,6 +107,9 @@ it('lists the same visits, field for field, in the same order and with the same 
     { limit: 5 },
     { limit: 5, page: 3 },
     { limit: 7, page: 4 },
+    // Past the end (an empty page: its total is counted), and an exactly full last page.
+    { limit: 5, page: 9 },
+    { limit: 11, page: 2 },
     { from: d(at(9, '2026-06-02')), to: d(at(12, '2026-06-03')) },
     { from: d(at(10, '2026-06-02')) },
     { to: d(at(10, '2026-06-02')) },

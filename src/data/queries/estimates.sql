@@ -30,18 +30,19 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- list with a filter (`and (…)` after the conditions): the total counted
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "estimates" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."estimate_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."template_uuid")::text, ("e"."location_uuid")::text, ("e"."created_by_user_id")::text, ("e"."status")::text, ("e"."template_name")::text, ("e"."pricing_type")::text, ("e"."selected_tier")::text, ("e"."base_amount")::text, ("e"."addons_amount")::text, ("e"."tax_amount")::text, ("e"."total_amount")::text, ("e"."quantity")::text, "e"."selected_addons", "e"."adjustments", "e"."pricing_snapshot", ("e"."service_description")::text, ("e"."internal_notes")::text, ("e"."customer_notes")::text, ("e"."response_notes")::text, "e"."expires_at", "e"."acceptance", "e"."responded_at")
-        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "estimates" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (

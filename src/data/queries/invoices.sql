@@ -30,18 +30,19 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- list with a filter (`and (…)` after the conditions): the total counted
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "invoices" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."invoice_number")::text, ("e"."customer_uuid")::text, ("e"."job_uuid")::text, ("e"."estimate_uuid")::text, ("e"."location_uuid")::text, ("e"."invoice_type")::text, ("e"."progress_percentage")::text, ("e"."issue_date")::text, ("e"."due_date")::text, ("e"."subtotal")::text, ("e"."tax_amount")::text, ("e"."discount_amount")::text, ("e"."total_amount")::text, ("e"."paid_amount")::text, ("e"."balance_amount")::text, "e"."line_items", ("e"."notes")::text, ("e"."terms")::text, ("e"."internal_notes")::text, ("e"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text)
-        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "invoices" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (

@@ -30,18 +30,19 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- list with a filter (`and (…)` after the conditions): the total counted
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "jobs" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_number")::text, ("e"."customer_uuid")::text, ("e"."location_uuid")::text, ("e"."assigned_to_user_id")::text, ("e"."title")::text, ("e"."description")::text, ("e"."status")::text, ("e"."priority")::text, "e"."is_urgent", "e"."is_emergency", ("e"."service_address1")::text, ("e"."service_address2")::text, ("e"."service_city")::text, ("e"."service_state")::text, ("e"."service_zip")::text, ("e"."estimated_amount")::text, ("e"."actual_amount")::text, ("e"."scheduled_date")::text, ("e"."scheduled_time_start")::text, ("e"."scheduled_time_end")::text, "e"."started_at", "e"."completed_at", "e"."invoiced_at", "e"."paid_at", ("e"."internal_notes")::text, ("e"."customer_notes")::text)
-        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "jobs" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (

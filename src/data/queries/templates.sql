@@ -30,18 +30,19 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- list with a filter (`and (…)` after the conditions): the total counted
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "templates" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."description")::text, ("e"."pricing_type")::text, ("e"."base_price")::text, ("e"."tier_good")::text, ("e"."tier_better")::text, ("e"."tier_best")::text, "e"."addons", ("e"."tax_rate")::text)
-        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "templates" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a page from row 1000 on (keys first, or from the row remembered there under the same change count (remembered-starts.ts))
 select (

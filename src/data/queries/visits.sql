@@ -2,78 +2,83 @@
 -- Each ? is a parameter; the company's key is passed to every statement.
 
 -- list: a page of the live rows, in the default order, and their total
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "visits" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
-        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json)
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "visits" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list with include_deleted: all the rows, and their total
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "visits" as e
-    where e."company_uuid" = ?) as "total", (
+    where e."company_uuid" = ?) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
-        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json)
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "visits" as e
       where e."company_uuid" = ?
       order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a user's visits in a range (the calendar: user_id, from, to)
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "visits" as e
     where e."company_uuid" = ? and e."deleted_at" is null and (e."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')) and (e."uuid" in (
       select a."visit_uuid"
         from "visit_assignments" as a
-        where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))) as "total", (
+        where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
-        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json)
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "visits" as e
       where e."company_uuid" = ? and e."deleted_at" is null and (e."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')) and (e."uuid" in (select a."visit_uuid" from "visit_assignments" as a where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))
       order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- list, a page from row 1000 on (keys first)
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "visits" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
-        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json)
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from "visits" as e
     where e."uuid" = any(array(
       select e."uuid"
         from "visits" as e
         where e."company_uuid" = ? and e."deleted_at" is null
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
-        limit ? offset ?))) as "rows";
+        limit ? offset ?))) as "p";
 
 -- list with its job
-select (
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
   select count(*)
     from "visits" as e
-    where e."company_uuid" = ? and e."deleted_at" is null) as "total", (
+    where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
-        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json)
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "visits" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
-      limit ? offset ?) as e) as "rows";
+      limit ? offset ?) as e) as "p";
 
 -- load by uuid (the loaders; the keys one array)
 select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
