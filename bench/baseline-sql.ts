@@ -41,7 +41,7 @@ const REMEMBERED = new Set(['customers']);
  * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
  * and $n+1; a page from row 1000 on finds its keys first, as the server does. A filtered list of a
  * table in REMEMBERED takes the remembered change count and total as $n+2 and $n+3 and returns the
- * change count it read (column "changes"). A page from row 1000 on of a kept or remembered list
+ * change count it read (column "changes"); short of a seek, a page that ends it is its own total. A page from row 1000 on of a kept or remembered list
  * may start at a remembered row (src/data/remembered-starts.ts): the change count, created_at,
  * key and skip of the start as the next four parameters, and it returns the change count too.
  */
@@ -70,6 +70,13 @@ export function listSql(table: string, where: string, row: string, n: number, de
   if (deep) {
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
       `select e."uuid" from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}))) as "rows"` + from;
+  }
+  if (remembered) {
+    // A page that ends the list is its own total, as the server's (src/data/list.ts statementText).
+    const shortPage = `when "p"."n" < $${n}::int and ("p"."n" > 0 or $${n + 1}::int = 0) then $${n + 1}::int + "p"."n"`;
+    return `select (case when "kv"."changes" = $${n + 2}::bigint then $${n + 3}::bigint ${shortPage} else ${count} end) as "total", "kv"."changes"::text as "changes", "p"."rows" ` +
+      `from (select coalesce(json_agg(${row} order by ${order}), '[]'::json) as "rows", count(*)::int as "n" from ` +
+      `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "p", ${from.replace(/^ from /, '')}`;
   }
   return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
     `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"` + from;

@@ -140,18 +140,23 @@ function statementText(meta: EntityMetadata, st: PageStatement, where: string, k
   const seek = deep && (keptSql !== null || remembered) ? st.seek : null;
   const [before, after] = deep ? st.deepRows : st.rows;
   const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
+  // A short page (fewer rows than the limit, and some rows or the first page) ends the list: its
+  // total is its offset plus its rows, in the same snapshot, and the count (an InitPlan in the
+  // CASE's last branch) is not run. Its `?`: the limit, the offset twice. Not for a page that seeks.
+  const [from, to] = deep ? st.deepWithCount : st.withCount;
+  const page = `(${from}${where}${to}) as "p"`;
+  const shortPage = `when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n"`;
   if (remembered) {
-    const [total, from] = rememberedTotalSql(meta.tableName, st.count.join(where));
-    return { sql: `select ${total}${rows}${from}`, kept: false, remembered: true, seek: !!seek, short: false };
+    if (seek) {
+      const [total, kv] = rememberedTotalSql(meta.tableName, st.count.join(where));
+      return { sql: `select ${total}${rows}${kv}`, kept: false, remembered: true, seek: true, short: false };
+    }
+    // The remembered total first, then the short page's, then the count.
+    const [total, kv] = rememberedTotalSql(meta.tableName, st.count.join(where), shortPage);
+    return { sql: `select ${total}"p"."rows" from ${page}, ${kv.replace(/^ from /, '')}`, kept: false, remembered: true, seek: false, short: true };
   }
   if (keptSql === null) {
-    // A counted total: a short page (fewer rows than the limit, and some rows or the first page)
-    // ends the list, so the total is its offset plus its rows, in the same snapshot; the count runs
-    // only otherwise (its InitPlan, in the CASE's other branch, is not executed). Its `?`: the
-    // limit, the offset twice, before the count's.
-    const [from, to] = deep ? st.deepWithCount : st.withCount;
-    const total = `case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else ${st.count.join(where)} end`;
-    return { sql: `select ${total} as "total", "p"."rows" from (${from}${where}${to}) as "p"`, kept: false, remembered: false, seek: false, short: true };
+    return { sql: `select case ${shortPage} else ${st.count.join(where)} end as "total", "p"."rows" from ${page}`, kept: false, remembered: false, seek: false, short: true };
   }
   const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
   return { sql: `select ${keptSql} as "total", ${changes[0]}${rows}${changes[1]}`, kept: true, remembered: false, seek: !!seek, short: false };
@@ -229,7 +234,7 @@ export async function leanList<T>(
   const key = remembered || seek ? rememberedKey(meta.tableName, where, params) : '';
   const [changes, at, from, skip] = seek ? recallStart(key, offset) : [];
   const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
-  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...params] : short ? [limit, offset, offset, ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
+  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...(short ? [limit, offset, offset] : []), ...params] : short ? [limit, offset, offset, ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
   if (remembered || seek) values.push(company);
   const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));

@@ -79,9 +79,10 @@ export function changesFromSql(table: string): string {
  * The statement's total for a table in REMEMBERED_TABLES, around `count` (the counting subquery):
  * `[select-list part, from part]`. Its `?`: the remembered change count and total (before the
  * count's own), and the company (in the from part, after everything else). The statement's column
- * "changes" is the sum it read, null when it must not be remembered.
+ * "changes" is the sum it read, null when it must not be remembered. `orWhen`: another way to the
+ * total without counting (a `when … then …` branch, its `?` after the remembered ones).
  */
-export function rememberedTotalSql(table: string, count: string): [string, string] {
+export function rememberedTotalSql(table: string, count: string, orWhen = ''): [string, string] {
   if (!REMEMBERED_TABLES.has(table) || !KEPT_TABLES.has(table)) throw new Error(`${table}: no remembered totals`);
-  return [`(case when "kv"."changes" = ?::bigint then ?::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `, changesFromSql(table)];
+  return [`(case when "kv"."changes" = ?::bigint then ?::bigint ${orWhen ? `${orWhen} ` : ''}else ${count} end) as "total", "kv"."changes"::text as "changes", `, changesFromSql(table)];
 }

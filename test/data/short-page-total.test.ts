@@ -1,10 +1,11 @@
 import { leanColumn, listSql } from '../../src/data/list';
+import { Customer } from '../../src/modules/customer/customer.entity';
 import { Template } from '../../src/modules/template/template.entity';
 import { createTenant, gql, rest, Tenant, useTestApp } from '../helpers/app';
 
-// A counted total (a filtered list whose total is neither kept nor remembered, src/data/list.ts
-// statementText) is taken from the page when the page ends the list: fewer rows than the limit,
-// and some rows or the first page. The equivalence test of that optimisation: every page, short,
+// A total that is not kept (a filtered list, src/data/list.ts statementText) is taken from the
+// page when the page ends the list: fewer rows than the limit, and some rows or the first page;
+// a remembered total (a customer search) still comes first. The equivalence test of that optimisation: every page, short,
 // full, empty past the end, first or deep (read by its keys first), gives on both surfaces the
 // total and the rows of the plain path (a count and an ordered read); and the count really is
 // not run for a page that ends the list, and is run for the others.
@@ -94,4 +95,31 @@ it('runs the count only for a page that does not end the list', async () => {
     expect([limit, offset, counted(p)]).toEqual([limit, offset, runs]);
     expect([limit, offset, await total(limit, offset)]).toEqual([limit, offset, want]);
   }
+});
+
+it('runs a remembered list\'s count only when neither the remembered total nor the page gives it (a customer search)', async () => {
+  const a = await createTenant(t);
+  for (const last of ['Smith', 'Smithers', 'Jones', 'Brown', 'Smithson']) expect((await rest(t, a).post('/customers', { first_name: 'Pat', last_name: last })).status).toBe(200);
+  const em = t.orm.em.fork();
+  const col = (p: string) => `e.${leanColumn(em, Customer, p)}`;
+  const where = `${col('company')} = ? and ${col('deletedAt')} is null and (${col('lastName')} ilike ?)`;
+  const text = listSql(em, Customer, where, { remember: true });
+  const { changes } = (await sql<{ changes: string }>(`select sum(changes)::text as changes from kept_counts where company_uuid = ? and table_name = 'customers'`, [a.companyUuid]))[0];
+  // The remembered change count and total; the limit, the offset twice; the count's conditions; the page's; the company of the change count.
+  const values = (remembered: [string, number], limit: number, offset: number) => [...remembered, limit, offset, offset, a.companyUuid, '%smith%', a.companyUuid, '%smith%', limit, offset, a.companyUuid];
+  expect(text.split('?').length - 1).toBe(values(['-1', 0], 0, 0).length);
+  const run = async (remembered: [string, number], limit: number, offset: number) => {
+    const plan = (await sql<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`, values(remembered, limit, offset))).map((r) => r['QUERY PLAN']).join('\n');
+    const row = (await sql<{ total: string }>(text, values(remembered, limit, offset)))[0];
+    return { counted: !/InitPlan 1[^\n]*\n\s*->\s*Aggregate \(never executed\)/.test(plan), total: Number(row.total) };
+  };
+  // Nothing remembered: a short page is its own total; a full one is counted.
+  expect(await run(['-1', 0], 50, 0)).toEqual({ counted: false, total: 3 });
+  expect(await run(['-1', 0], 2, 0)).toEqual({ counted: true, total: 3 });
+  // Remembered under the same change count: no count, whatever the page (the remembered total wins).
+  expect(await run([changes, 3], 2, 0)).toEqual({ counted: false, total: 3 });
+  expect(await run([changes, 3], 50, 0)).toEqual({ counted: false, total: 3 });
+  // Remembered under another change count: as if nothing were.
+  expect(await run([String(Number(changes) - 1), 7], 2, 0)).toEqual({ counted: true, total: 3 });
+  expect(await run([String(Number(changes) - 1), 7], 2, 2)).toEqual({ counted: false, total: 3 });
 });

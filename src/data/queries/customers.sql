@@ -30,19 +30,19 @@ select (
       limit ? offset ?) as e) as "rows";
 
 -- list with a filter (`and (…)` after the conditions): the total counted, or remembered under the same change count (remembered-totals.ts)
-select (case when "kv"."changes" = ?::bigint then ?::bigint else (
+select (case when "kv"."changes" = ?::bigint then ?::bigint when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
     select count(*)
       from "customers" as e
-      where e."company_uuid" = ? and e."deleted_at" is null) end) as "total", "kv"."changes"::text as "changes", (
+      where e."company_uuid" = ? and e."deleted_at" is null) end) as "total", "kv"."changes"::text as "changes", "p"."rows"
+  from (
   select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."first_name")::text, ("e"."last_name")::text, ("e"."company_name")::text, ("e"."email")::text, ("e"."phone")::text, ("e"."customer_type")::text, "e"."is_vip", ("e"."physical_address1")::text, ("e"."physical_address2")::text, ("e"."physical_city")::text, ("e"."physical_state")::text, ("e"."physical_zip")::text, ("e"."billing_address1")::text, ("e"."billing_address2")::text, ("e"."billing_city")::text, ("e"."billing_state")::text, ("e"."billing_zip")::text, ("e"."primary_service_location_uuid")::text, ("e"."notes")::text, "e"."internal_flags", ("e"."on_my_way_notify_via")::text)
-        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
       from "customers" as e
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
-      limit ? offset ?) as e) as "rows"
-  from (
+      limit ? offset ?) as e) as "p", (
   select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes"
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'customers') as "kv";
