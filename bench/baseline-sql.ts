@@ -41,9 +41,10 @@ const REMEMBERED = new Set(['customers']);
  * The list statement: `where` on alias e ($1 the company), then limit and offset as parameters $n
  * and $n+1; a page from row 1000 on finds its keys first, as the server does. A filtered list of a
  * table in REMEMBERED takes the remembered change count and total as $n+2 and $n+3 and returns the
- * change count it read (column "changes"); short of a seek, a page that ends it is its own total. A page from row 1000 on of a kept or remembered list
- * may start at a remembered row (src/data/remembered-starts.ts): the change count, created_at,
- * key and skip of the start as the next four parameters, and it returns the change count too.
+ * change count it read (column "changes"); unless it seeks, a page that ends it is its own total.
+ * A page from row 1000 on of a kept or remembered list may start at a remembered row
+ * (src/data/remembered-starts.ts): the change count, created_at, key and skip of the start as the
+ * next four parameters, and it returns the change count too.
  */
 export function listSql(table: string, where: string, row: string, n: number, deep: boolean, filtered = where !== LIVE): string {
   const order = `e."created_at" desc, e."uuid" desc`;

@@ -205,9 +205,9 @@ export interface LeanListOptions {
  * One page of the company's rows matching `where` (SQL on alias `e`, its `?` taking `params`;
  * it must hold the rows to `company`, the company's key), newest first
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
- * records of each row; in one statement. A total neither kept nor remembered is counted only when
- * the page does not end the list (see statementText). With `props`, only those properties of the rows are read
- * (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
+ * records of each row; in one statement. A total that is not kept is counted only when neither a
+ * remembered total nor the page (one that ends the list) gives it (see statementText). With
+ * `props`, only those properties of the rows are read (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
  * depends on their values. `kept`: `where` selects exactly the company's live rows or all its
  * rows (no filter), whose total a table with kept counts keeps (src/data/kept-counts.ts). Every
  * listed entity has a company and created_at (test/data/lean-read.test.ts lists each); a relation
@@ -234,7 +234,9 @@ export async function leanList<T>(
   const key = remembered || seek ? rememberedKey(meta.tableName, where, params) : '';
   const [changes, at, from, skip] = seek ? recallStart(key, offset) : [];
   const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
-  const values = [...(keptTotal ? [company] : remembered ? [...recall(key), ...(short ? [limit, offset, offset] : []), ...params] : short ? [limit, offset, offset, ...params] : params), ...Array(st.companyParams).fill(company), ...rowValues];
+  const shortValues = short ? [limit, offset, offset] : [];
+  const totalValues = keptTotal ? [company] : remembered ? [...recall(key), ...shortValues, ...params] : [...shortValues, ...params];
+  const values = [...totalValues, ...Array(st.companyParams).fill(company), ...rowValues];
   if (remembered || seek) values.push(company);
   const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));
