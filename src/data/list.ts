@@ -138,28 +138,28 @@ function statementText(meta: EntityMetadata, st: PageStatement, where: string, k
   // Conditions that read only the listed row (as for a kept or remembered total): a deep page may
   // start at a remembered row (src/data/remembered-starts.ts).
   const seek = deep && (keptSql !== null || remembered) ? st.seek : null;
-  const [before, after] = deep ? st.deepRows : st.rows;
-  const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
+  if (seek || keptSql !== null) {
+    const [before, after] = deep ? st.deepRows : st.rows;
+    const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
+    if (remembered) {
+      const [counted, kv] = rememberedTotalSql(meta.tableName, st.count.join(where));
+      return { sql: `select ${counted}${rows}${kv}`, kept: false, remembered: true, seek: true, short: false };
+    }
+    const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
+    return { sql: `select ${keptSql} as "total", ${changes[0]}${rows}${changes[1]}`, kept: true, remembered: false, seek: !!seek, short: false };
+  }
   // A short page (fewer rows than the limit, and some rows or the first page) ends the list: its
   // total is its offset plus its rows, in the same snapshot, and the count (an InitPlan in the
-  // CASE's last branch) is not run. Its `?`: the limit, the offset twice. Not for a page that seeks.
+  // CASE's last branch) is not run. Its `?`: the limit, the offset twice. A remembered total
+  // comes first (src/data/remembered-totals.ts).
   const [from, to] = deep ? st.deepWithCount : st.withCount;
   const page = `(${from}${where}${to}) as "p"`;
   const shortPage = `when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n"`;
   if (remembered) {
-    if (seek) {
-      const [total, kv] = rememberedTotalSql(meta.tableName, st.count.join(where));
-      return { sql: `select ${total}${rows}${kv}`, kept: false, remembered: true, seek: true, short: false };
-    }
-    // The remembered total first, then the short page's, then the count.
-    const [total, kv] = rememberedTotalSql(meta.tableName, st.count.join(where), shortPage);
-    return { sql: `select ${total}"p"."rows" from ${page}, ${kv.replace(/^ from /, '')}`, kept: false, remembered: true, seek: false, short: true };
+    const [counted, kv] = rememberedTotalSql(meta.tableName, st.count.join(where), shortPage);
+    return { sql: `select ${counted}"p"."rows" from ${page}, ${kv.replace(/^ from /, '')}`, kept: false, remembered: true, seek: false, short: true };
   }
-  if (keptSql === null) {
-    return { sql: `select case ${shortPage} else ${st.count.join(where)} end as "total", "p"."rows" from ${page}`, kept: false, remembered: false, seek: false, short: true };
-  }
-  const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
-  return { sql: `select ${keptSql} as "total", ${changes[0]}${rows}${changes[1]}`, kept: true, remembered: false, seek: !!seek, short: false };
+  return { sql: `select case ${shortPage} else ${st.count.join(where)} end as "total", "p"."rows" from ${page}`, kept: false, remembered: false, seek: false, short: true };
 }
 
 /** The quoted columns and types of the key and created_at, for a seek (src/data/remembered-starts.ts). */
@@ -207,11 +207,12 @@ export interface LeanListOptions {
  * (created_at desc, primary key desc), lean, with the number of rows matching and the `related`
  * records of each row; in one statement. A total that is not kept is counted only when neither a
  * remembered total nor the page (one that ends the list) gives it (see statementText). With
- * `props`, only those properties of the rows are read (see Related). Prepared (src/data/prepared.ts) unless `prepare` is false: conditions whose plan
- * depends on their values. `kept`: `where` selects exactly the company's live rows or all its
- * rows (no filter), whose total a table with kept counts keeps (src/data/kept-counts.ts). Every
- * listed entity has a company and created_at (test/data/lean-read.test.ts lists each); a relation
- * this cannot write is left to the loaders.
+ * `props`, only those properties of the rows are read (see Related). Prepared
+ * (src/data/prepared.ts) unless `prepare` is false: conditions whose plan depends on their values.
+ * `kept`: `where` selects exactly the company's live rows or all its rows (no filter), whose total
+ * a table with kept counts keeps (src/data/kept-counts.ts). Every listed entity has a company and
+ * created_at (test/data/lean-read.test.ts lists each); a relation this cannot write is left to
+ * the loaders.
  */
 export async function leanList<T>(
   em: EntityManager,
