@@ -48,7 +48,11 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     connections: job.connections,
     pipelining: 1,
     timeout: 60,
-    ...(job.amount ? { amount: job.amount } : { duration: job.durationSeconds ?? 10 }),
+    // autocannon ends a run at its next sample (every sampleInt ms): a run of a fixed amount
+    // samples every 100 ms, or it would wait up to a second after its last answer, and its rate
+    // (answers ÷ the run's time, below) would count that second. A run of a duration keeps the
+    // 1 s samples its rate is the average of.
+    ...(job.amount ? { amount: job.amount, sampleInt: 100 } : { duration: job.durationSeconds ?? 10 }),
     ...(job.overallRate ? { overallRate: job.overallRate } : {}),
     requests: [
       {
