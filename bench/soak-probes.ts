@@ -4,8 +4,10 @@ import { cpuMsOf } from './procs';
 
 // What the soak reads beside each minute's latency, to tell where a slow minute came from: the
 // server's own latency histogram (its /metrics: how many answers it took over 100 ms to write,
-// by route), its garbage collector's pauses, PostgreSQL's checkpoints, and the machine's CPU
-// (time spent waiting for the disk, and time the hypervisor gave to other machines: steal).
+// by route), its garbage collector's pauses, PostgreSQL's checkpoints, what the database's busy
+// sessions were waiting for (sampled: a lock, the WAL's flush to the disk at a commit, …), and the
+// machine's CPU (time spent waiting for the disk, and time the hypervisor gave to other machines:
+// steal).
 // A minute whose client-side p99 rises while the server measured no slow answers lost its time
 // outside the server's handlers: in the kernel, the load generator, or the machine.
 
@@ -33,6 +35,8 @@ export interface MinuteProbe {
   cpu: { busy: number; server: number; iowait: number; steal: number };
   /** The server's CPU time per answer, in milliseconds: flat while the server's work per request is. */
   serverCpuMsPerAnswer: number;
+  /** What the database's busy sessions waited for in the minute's samples ("IO:WalSync": 12), most first. */
+  waits?: Record<string, number>;
 }
 
 const BUCKET = /^http_request_duration_seconds_bucket\{([^}]*)\} (\S+)/;
@@ -153,12 +157,57 @@ export function fixedWorkMs(): { arithmetic: number; memory: number } {
   return { arithmetic, memory: cpu(t) };
 }
 
+// The sessions of the database working on a statement and waiting for something, by wait event.
+// A commit waits as "IO:WalSync" (PostgreSQL 17's name; "IO:WALSync" before) while its WAL is
+// flushed to the disk; a row lock as "Lock:transactionid".
+const WAITING = `select wait_event_type || ':' || wait_event as w, count(*)::int as n from pg_stat_activity
+  where datname = current_database() and state = 'active' and wait_event is not null and pid <> pg_backend_pid() group by 1`;
+
+/**
+ * Samples what the database's busy sessions wait for, every `everyMs`, on a connection of its
+ * own: take() returns the counts since the last take() (one session seen waiting in one sample
+ * counts 1; at 100 ms, 10 is a second of one session's waiting). A sample still running when the
+ * next is due is not overlapped: the next is skipped.
+ */
+export function sampleWaits(url: string, everyMs = 100): { take(): Record<string, number>; stop(): Promise<void> } {
+  const pg = new Client({ connectionString: url });
+  pg.on('error', () => undefined);
+  const counts = new Map<string, number>();
+  let busy = false;
+  const connected = pg.connect();
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    connected
+      .then(() => pg.query(WAITING))
+      .then((r) => {
+        for (const row of r.rows) counts.set(row.w, (counts.get(row.w) ?? 0) + row.n);
+      })
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, everyMs);
+  return {
+    take() {
+      const out = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]));
+      counts.clear();
+      return out;
+    },
+    async stop() {
+      clearInterval(timer);
+      await connected.catch(() => undefined);
+      await pg.end().catch(() => undefined);
+    },
+  };
+}
+
 export function describe(p: MinuteProbe): string {
   const gc = Object.entries(p.gcMs).map(([k, ms]) => `${k} ${ms}`).join(', ');
   const slow = p.slowRoutes.slice(0, 3).join(', ');
+  const waits = p.waits ? Object.entries(p.waits).slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ') || 'none' : null;
   return (
     `server over 100 ms: ${p.serverSlow} of ${p.serverAnswers}${slow ? ` (${slow})` : ''}; GC ms: ${gc}; ` +
     `checkpoints ${p.checkpoints ?? '?'}; server CPU ${p.serverCpuMsPerAnswer} ms per answer; ` +
-    `machine CPU busy ${p.cpu.busy}% (the server ${p.cpu.server}%), iowait ${p.cpu.iowait}%, steal ${p.cpu.steal}%`
+    `machine CPU busy ${p.cpu.busy}% (the server ${p.cpu.server}%), iowait ${p.cpu.iowait}%, steal ${p.cpu.steal}%` +
+    (waits === null ? '' : `; database waits (sampled every 100 ms): ${waits}`)
   );
 }

@@ -109,14 +109,16 @@ async function main(): Promise<void> {
       const rss = rssOf(server.pid);
       void heapUsed(base).then((heap) => samples.push({ minute, rss, heap }));
     }, 5_000);
+    const waits = probes.sampleWaits(db.url);
     const perMinute: LoadResult[] = [];
     const probed: (probes.MinuteProbe & { fixedWorkMs: { arithmetic: number; memory: number } })[] = [];
     try {
       let before = await probes.read(base, pg, server.pid);
+      waits.take();
       for (let m = 0; m < minutes; m++) {
         const r = await load({ url: base, variants, connections: 10, durationSeconds: 60, overallRate: rate });
         const end = await probes.read(base, pg, server.pid);
-        const p = { ...probes.minute(before, end), fixedWorkMs: { arithmetic: median(work.map((w) => w.arithmetic)), memory: median(work.map((w) => w.memory)) } };
+        const p = { ...probes.minute(before, end), waits: waits.take(), fixedWorkMs: { arithmetic: median(work.map((w) => w.arithmetic)), memory: median(work.map((w) => w.memory)) } };
         work = [];
         before = end;
         perMinute.push(r);
@@ -127,6 +129,7 @@ async function main(): Promise<void> {
       }
     } finally {
       clearInterval(sampler);
+      await waits.stop();
       await pg.end();
     }
     const after = samples.filter((s) => s.minute >= warmup);

@@ -1,5 +1,6 @@
+import { Client } from 'pg';
 import request from 'supertest';
-import { minute, parseMetrics, Reading } from '../../bench/soak-probes';
+import { minute, parseMetrics, Reading, sampleWaits } from '../../bench/soak-probes';
 import { createTenant, rest, useTestApp } from '../helpers/app';
 
 // The soak's reading of the server's /metrics (bench/soak-probes.ts): the per-route answer counts
@@ -65,4 +66,36 @@ it('a minute is the difference of two readings', () => {
     cpu: { busy: 48, server: 20, iowait: 2, steal: 8 },
     serverCpuMsPerAnswer: 80,
   });
+});
+
+it("samples what the database's busy sessions wait for: a row lock held by another transaction", async () => {
+  const a = await createTenant(t);
+  const holder = new Client({ connectionString: t.url });
+  const waiter = new Client({ connectionString: t.url });
+  await holder.connect();
+  await waiter.connect();
+  const waits = sampleWaits(t.url, 20);
+  try {
+    await holder.query('begin');
+    await holder.query('update companies set name = name where uuid = $1', [a.companyUuid]);
+    const blocked = waiter.query('update companies set name = name where uuid = $1', [a.companyUuid]);
+    // Until a sample has seen the waiting update (each sample takes what the last one left).
+    let seen: Record<string, number> = {};
+    for (let i = 0; i < 500 && !seen['Lock:transactionid']; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = { ...seen, ...waits.take() };
+    }
+    expect(seen['Lock:transactionid']).toBeGreaterThan(0);
+    await holder.query('commit');
+    await blocked;
+    // The lock is gone: the samples from now on see no session waiting for it.
+    await new Promise((r) => setTimeout(r, 200));
+    waits.take();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(waits.take()['Lock:transactionid']).toBeUndefined();
+  } finally {
+    await waits.stop();
+    await holder.end();
+    await waiter.end();
+  }
 });
