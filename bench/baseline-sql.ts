@@ -58,10 +58,9 @@ export function listSql(table: string, where: string, row: string, n: number, de
     : remembered
       ? `select (case when "kv"."changes" = $${n + 2}::bigint then $${n + 3}::bigint else ${count} end) as "total", "kv"."changes"::text as "changes", `
       : `select ${count} as "total", `;
-  const from = remembered || seek
-    ? ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
-      `from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "kv"`
-    : '';
+  const kv = `(select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
+    `from kept_counts as kc where kc.company_uuid = $1::uuid and kc.table_name = '${table}') as "kv"`;
+  const from = remembered || seek ? ` from ${kv}` : '';
   if (seek) {
     const keys = (cond: string, offset: number) => `(select e."uuid" from "${table}" as e where (${where}) and ${cond} order by ${order} limit $${n} offset $${offset})`;
     return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from "${table}" as e where e."uuid" = any(array(` +
@@ -77,7 +76,7 @@ export function listSql(table: string, where: string, row: string, n: number, de
     const shortPage = `when "p"."n" < $${n}::int and ("p"."n" > 0 or $${n + 1}::int = 0) then $${n + 1}::int + "p"."n"`;
     return `select (case when "kv"."changes" = $${n + 2}::bigint then $${n + 3}::bigint ${shortPage} else ${count} end) as "total", "kv"."changes"::text as "changes", "p"."rows" ` +
       `from (select coalesce(json_agg(${row} order by ${order}), '[]'::json) as "rows", count(*)::int as "n" from ` +
-      `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "p", ${from.replace(/^ from /, '')}`;
+      `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "p", ${kv}`;
   }
   return total + `(select coalesce(json_agg(${row} order by ${order}), '[]'::json) from ` +
     `(select * from "${table}" as e where ${where} order by ${order} limit $${n} offset $${n + 1}) as e) as "rows"` + from;

@@ -143,7 +143,7 @@ function statementText(meta: EntityMetadata, st: PageStatement, where: string, k
     const rows = `${seek ? seek(where) : `${before}${where}${after}`} as "rows"`;
     if (remembered) {
       const [counted, kv] = rememberedTotalSql(meta.tableName, st.count.join(where));
-      return { sql: `select ${counted}${rows}${kv}`, kept: false, remembered: true, seek: true, short: false };
+      return { sql: `select ${counted}${rows} from ${kv}`, kept: false, remembered: true, seek: true, short: false };
     }
     const changes = seek ? ['"kv"."changes"::text as "changes", ', changesFromSql(meta.tableName)] : ['', ''];
     return { sql: `select ${keptSql} as "total", ${changes[0]}${rows}${changes[1]}`, kept: true, remembered: false, seek: !!seek, short: false };
@@ -157,7 +157,7 @@ function statementText(meta: EntityMetadata, st: PageStatement, where: string, k
   const shortPage = `when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n"`;
   if (remembered) {
     const [counted, kv] = rememberedTotalSql(meta.tableName, st.count.join(where), shortPage);
-    return { sql: `select ${counted}"p"."rows" from ${page}, ${kv.replace(/^ from /, '')}`, kept: false, remembered: true, seek: false, short: true };
+    return { sql: `select ${counted}"p"."rows" from ${page}, ${kv}`, kept: false, remembered: true, seek: false, short: true };
   }
   return { sql: `select case ${shortPage} else ${st.count.join(where)} end as "total", "p"."rows" from ${page}`, kept: false, remembered: false, seek: false, short: true };
 }

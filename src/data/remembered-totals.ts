@@ -68,21 +68,27 @@ export function forgetTotals(): void {
  * like another's), which then neither reuses nor remembers anything.
  */
 export function changesFromSql(table: string): string {
+  return ` from ${changesSql(table)}`;
+}
+
+/** The from item of changesFromSql, `(select …) as "kv"`, for a statement with another from item before it. */
+export function changesSql(table: string): string {
   const name = `'${table.replace(/'/g, "''")}'`;
   return (
-    ` from (select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
+    `(select case when pg_current_xact_id_if_assigned() is null then coalesce(sum(kc.changes), 0)::bigint end as "changes" ` +
     `from kept_counts as kc where kc.company_uuid = ?::uuid and kc.table_name = ${name}) as "kv"`
   );
 }
 
 /**
  * The statement's total for a table in REMEMBERED_TABLES, around `count` (the counting subquery):
- * `[select-list part, from part]`. Its `?`: the remembered change count and total (before the
- * count's own), and the company (in the from part, after everything else). The statement's column
+ * `[select-list part, from item]` (the from item is changesSql's). Its `?`: the remembered change
+ * count and total (before the count's own), and the company (in the from item, after everything
+ * else). The statement's column
  * "changes" is the sum it read, null when it must not be remembered. `orWhen`: another way to the
  * total without counting (a `when … then …` branch, its `?` after the remembered ones).
  */
 export function rememberedTotalSql(table: string, count: string, orWhen = ''): [string, string] {
   if (!REMEMBERED_TABLES.has(table) || !KEPT_TABLES.has(table)) throw new Error(`${table}: no remembered totals`);
-  return [`(case when "kv"."changes" = ?::bigint then ?::bigint ${orWhen ? `${orWhen} ` : ''}else ${count} end) as "total", "kv"."changes"::text as "changes", `, changesFromSql(table)];
+  return [`(case when "kv"."changes" = ?::bigint then ?::bigint ${orWhen ? `${orWhen} ` : ''}else ${count} end) as "total", "kv"."changes"::text as "changes", `, changesSql(table)];
 }

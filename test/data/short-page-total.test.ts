@@ -5,10 +5,10 @@ import { createTenant, gql, rest, Tenant, useTestApp } from '../helpers/app';
 
 // A total that is not kept (a filtered list, src/data/list.ts statementText) is taken from the
 // page when the page ends the list: fewer rows than the limit, and some rows or the first page;
-// a remembered total (a customer search) still comes first. The equivalence test of that optimisation: every page, short,
-// full, empty past the end, first or deep (read by its keys first), gives on both surfaces the
-// total and the rows of the plain path (a count and an ordered read); and the count really is
-// not run for a page that ends the list, and is run for the others.
+// a remembered total (a customer search) still comes first. The equivalence test of that
+// optimisation: every page, short, full, empty past the end, first or deep (read by its keys
+// first), gives on both surfaces the total and the rows of the plain path (a count and an ordered
+// read); and the count really is not run for a page that ends the list, and is run for the others.
 
 const t = useTestApp();
 const sql = <T = any>(text: string, params: unknown[] = []) => t.orm.em.getConnection().execute<T[]>(text, params);
