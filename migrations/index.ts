@@ -19,6 +19,7 @@ import { Migration20261125000020_access_notify } from './Migration20261125000020
 import { Migration20261125000023_customer_search_text } from './Migration20261125000023_customer_search_text';
 import { Migration20261125000024_kept_changes } from './Migration20261125000024_kept_changes';
 import { Migration20261125000025_customer_event_images } from './Migration20261125000025_customer_event_images';
+import { Migration20261127000026_numbering_taken_static } from './Migration20261127000026_numbering_taken_static';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261125000023_customer_search_text', class: Migration20261125000023_customer_search_text },
   { name: 'Migration20261125000024_kept_changes', class: Migration20261125000024_kept_changes },
   { name: 'Migration20261125000025_customer_event_images', class: Migration20261125000025_customer_event_images },
+  { name: 'Migration20261127000026_numbering_taken_static', class: Migration20261127000026_numbering_taken_static },
 ];
