@@ -32,6 +32,8 @@ export class Loaders {
   private readonly primedById = new Map<Cls, Map<string, any>>();
   private readonly primedLists = new Map<string, Map<string, any[]>>();
   private readonly named = new Map<string, DataLoader<any, any>>();
+  /** Records as this request's writes left them (see written). */
+  private readonly writtenById = new Map<Cls, Map<string, any>>();
 
   constructor(
     private readonly em: EntityManager,
@@ -42,12 +44,27 @@ export class Loaders {
   one<T>(entity: Cls<T>, id: string | null | undefined): Awaitable<T | null> {
     if (!id) return null;
     // Records come primed by a list (queries, which change nothing) or, in a request that writes,
-    // as the managed entity the request left them (a create's job and customer, the key's user).
+    // as the managed entity the request left them (the key's user), or as its write left them (written).
     const primed = this.primedById.get(entity)?.get(id);
     if (primed !== undefined) return primed;
     const known = this.em.getUnitOfWork().getById(entity.name, id as never) as (T & object) | undefined;
     if (known && wrap(known).isInitialized()) return known;
+    const written = this.writtenById.get(entity)?.get(id);
+    if (written !== undefined) return written;
     return this.byIdLoader(entity).load(id);
+  }
+
+  /**
+   * A record as this request's own write reads or leaves it, held as a lean instance instead of a
+   * managed entity (an invoice create's job and customer, src/modules/invoice/invoice.write.ts):
+   * `one` answers it where the request holds no managed, loaded entity of that id, as it would
+   * have answered the managed entity the write used to leave. A managed entity read later in the
+   * request (an update of the job in a later mutation) is answered instead.
+   */
+  written<T extends object>(entity: Cls<T>, record: T): void {
+    let byId = this.writtenById.get(entity);
+    if (!byId) this.writtenById.set(entity, (byId = new Map()));
+    byId.set((record as Record<string, string>)[this.em.getMetadata().find(entity.name)!.primaryKeys[0]], record);
   }
 
   /** Children of a parent through a foreign-key relation (e.g. Job by `customer`), newest first. */

@@ -95,7 +95,7 @@ function checkDates(issueDate: string | undefined, dueDate: string | undefined):
 /** `loaded`: the invoice's job as this request already read it, the company's (loadParties); else it is read. */
 async function checkParties(tx: RequestContext, invoice: Invoice, loaded?: Job): Promise<void> {
   const estimate = invoice.estimate ? await tx.em.findOneOrFail(Estimate, ofCompany(tx, { uuid: invoice.estimate.uuid }), { filters: false }) : null;
-  const job = loaded && invoice.job === loaded ? loaded : await loadJob(tx, invoice);
+  const job = loaded && invoice.job?.uuid === loaded.uuid ? loaded : await loadJob(tx, invoice);
   checkAgreement(job, invoice.customer.uuid, estimate);
   checkDates(invoice.issueDate, invoice.dueDate);
 }
@@ -106,22 +106,28 @@ function createStatus(status: InvoiceStatus | undefined): InvoiceStatus {
   return status ?? InvoiceStatus.PENDING;
 }
 
-/** A new invoice, read and checked, not yet written: its references, dates, amounts and status. */
-async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: InvoiceStatus): Promise<Invoice> {
+/** A new invoice, read and checked, not yet written: its references, dates, amounts and status; and its job as read. */
+async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: InvoiceStatus): Promise<{ invoice: Invoice; job: Job }> {
   const invoice = new Invoice();
   invoice.company = ctx.company;
   const parties = await loadParties(ctx, input.jobUuid, input.customerUuid);
   if (parties) {
-    invoice.job = parties.job;
-    invoice.customer = parties.customer;
+    // The invoice refers to them (references: the read records are lean, src/modules/invoice/invoice.write.ts);
+    // the answer's summaries and GraphQL fields find the records as read (the job as written, writeNew).
+    invoice.job = ctx.em.getReference(Job, parties.job.uuid);
+    invoice.customer = ctx.em.getReference(Customer, parties.customer.uuid);
     invoice.companyToday = parties.today;
+    ctx.loaders.written(Job, parties.job);
+    ctx.loaders.written(Customer, parties.customer);
   }
   // Without them (a job or customer not the company's), the references are resolved one by one,
   // which names the field at fault.
   await applyInput(ctx, invoice, input, parties ? OTHER_REFS : refs, parties ? SPECIAL_AND_PARTIES : SPECIAL);
   invoice.companyToday ??= await companyToday(ctx);
   invoice.issueDate ??= invoice.companyToday;
-  // The job loadParties read is the one checked: no second read of it (writeNew writes only if it is unchanged).
+  // The job loadParties read is the one checked and priced: no second read of it (writeNew writes
+  // only if it is unchanged); else the managed job applyInput resolved.
+  const job = parties?.job ?? invoice.job;
   await checkParties(ctx, invoice, parties?.job);
   invoice.progressPercentage = progressOf(invoice.invoiceType, input.progressPercentage, null);
   const lines = linesIn(input.lineItems);
@@ -130,14 +136,14 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
     subtotalCents: cents(input.subtotal),
     taxCents: cents(input.taxAmount),
     discountCents: cents(input.discountAmount),
-    jobAmountCents: jobAmount(invoice.job),
+    jobAmountCents: jobAmount(job),
     progressPercentage: invoice.progressPercentage,
   });
   checkSentLines(input.lineItems, t);
   applyTotals(invoice, t, !!lines?.length);
   invoice.storedStatus = status;
   settle(invoice, 0);
-  return invoice;
+  return { invoice, job: job! };
 }
 
 const billingOf = (invoice: Invoice): Billing => ({ jobUuid: invoice.jobUuid, draft: invoice.storedStatus === InvoiceStatus.DRAFT });
@@ -206,8 +212,8 @@ export const invoiceService = {
     // Everything is read and checked first; then one statement writes (writeNew). A job changed in
     // between makes that statement write nothing, and the create starts over from the job as it is.
     for (let attempt = 1; ; attempt++) {
-      const invoice = await buildNew(ctx, input, status);
-      if (await writeNew(ctx, invoice)) return invoice;
+      const { invoice, job } = await buildNew(ctx, input, status);
+      if (await writeNew(ctx, invoice, job)) return invoice;
       if (attempt === 3) throw new Error('invoice create: its job changed at every attempt');
     }
   },
