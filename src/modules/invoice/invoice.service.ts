@@ -71,8 +71,8 @@ function checkSentLines(items: InvoiceAmountsInput['lineItems'], t: Totals): voi
 
 function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
   const lines = hadLines ? linesOut(t) : null;
-  // The same lines sent back (GET → edit → PUT) are no change: updated_at stays.
-  if (canonicalJson(lines) !== canonicalJson(invoice.lineItems)) invoice.lineItems = lines;
+  // The same lines sent back (GET → edit → PUT) are no change: updated_at stays. A new invoice has none to compare.
+  if (invoice.lineItems == null ? lines !== null : canonicalJson(lines) !== canonicalJson(invoice.lineItems)) invoice.lineItems = lines;
   invoice.subtotalCents = t.subtotalCents;
   invoice.taxAmountCents = t.taxCents;
   invoice.discountAmountCents = t.discountCents;
@@ -112,10 +112,11 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   invoice.company = ctx.company;
   const parties = await loadParties(ctx, input.jobUuid, input.customerUuid);
   if (parties) {
-    // The invoice refers to them (references: the read records are lean, src/modules/invoice/invoice.write.ts);
-    // the answer's summaries and GraphQL fields find the records as read (the job as written, writeNew).
-    invoice.job = ctx.em.getReference(Job, parties.job.uuid);
-    invoice.customer = ctx.em.getReference(Customer, parties.customer.uuid);
+    // The records as read, lean (src/modules/invoice/invoice.write.ts): the new invoice is not a
+    // managed entity, and reads only their keys; the answer's summaries and GraphQL fields find them
+    // through the loaders (the job as written, writeNew).
+    invoice.job = parties.job;
+    invoice.customer = parties.customer;
     invoice.companyToday = parties.today;
     ctx.loaders.written(Job, parties.job);
     ctx.loaders.written(Customer, parties.customer);

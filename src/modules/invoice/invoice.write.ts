@@ -35,10 +35,11 @@ const partiesQuery = perMetadata((metadata) => {
  * company's today as invoices read it (companyTodaySql, src/modules/company/company.rules.ts). Both records must be the company's and
  * not deleted, as resolveRef requires; null when one is not (the caller then resolves them one by
  * one). They are lean instances (src/data/record.ts), not managed entities: em.map's hydration,
- * identity map and change tracking of the two were about 0.2 ms of the server's CPU per create
- * (docs/benchmark.md, issue 20 round 11). The invoice refers to them through references; the
- * request's loaders answer them (Loaders.written); writeNew updates a managed job the request
- * already holds.
+ * identity map and change tracking of the two, and then references to them, were about 0.3 ms of
+ * the server's CPU per create (docs/benchmark.md, issue 20 round 11). The new invoice, which is not
+ * a managed entity and is written by hand (writeNew), holds them as its job and customer and reads
+ * only their keys; the request's loaders answer them (Loaders.written); writeNew updates a managed
+ * job the request already holds.
  */
 export async function loadParties(tx: RequestContext, jobUuid: string, customerUuid: string): Promise<{ job: Job; customer: Customer; today: string } | null> {
   if (!isUuid(jobUuid) || !isUuid(customerUuid)) return null;
