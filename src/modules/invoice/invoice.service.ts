@@ -14,7 +14,7 @@ import { Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.
 import { billedJobChange, Billing, billsJob, overdueSql } from './invoice.rules';
 import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
 import { computeTotals, LineIn, Totals } from './invoice-totals';
-import { recordMarkedPaid } from './marked-paid';
+import { applyStatus } from './marked-paid';
 import { loadParties, writeNew } from './invoice.write';
 import { PAYMENTS_FOLLOW_INVOICE_CUSTOMER_SQL } from '../payment/payment.rules';
 
@@ -281,27 +281,3 @@ export const invoiceService = {
 
   restore: restoreInvoice,
 };
-
-/** Status set by hand (docs/invoices-and-payments.md). `paid` is the Completed sum before this change. */
-async function applyStatus(tx: RequestContext, invoice: Invoice, status: InvoiceStatus | undefined, paid: number): Promise<void> {
-  if (status === undefined) return;
-  const fullyPaid = invoice.totalAmountCents > 0 && invoice.balanceAmountCents === 0;
-  switch (status) {
-    case InvoiceStatus.OVERDUE:
-      throw AppError.field('status', "cannot be set to 'Overdue': it follows from due_date and the balance");
-    case InvoiceStatus.DRAFT:
-      // A draft takes no payments, so an invoice with payments cannot go back to draft.
-      if (paid > 0) throw AppError.field('status', "cannot be 'Draft': the invoice has Completed payments");
-      invoice.storedStatus = InvoiceStatus.DRAFT;
-      return;
-    case InvoiceStatus.PENDING:
-      if (fullyPaid) throw AppError.field('status', "cannot be 'Pending': the invoice is fully paid (refund or delete a payment instead)");
-      invoice.storedStatus = InvoiceStatus.PENDING;
-      return;
-    case InvoiceStatus.PAID:
-      invoice.storedStatus = InvoiceStatus.PAID;
-      // The ledger stays whole: marking paid records a Completed payment of the balance.
-      if (invoice.balanceAmountCents > 0) await recordMarkedPaid(tx, invoice);
-      return;
-  }
-}
