@@ -5,14 +5,15 @@ import { Client } from 'pg';
 import { runLoad } from './load-run';
 import type { LoadVariant } from './load';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
-import { cpuMsOf, median as med, startProcess } from './procs';
+import { cpuMsOf, databaseCpuMs, median as med, startProcess } from './procs';
 import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed } from './setup';
 
 // `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice,company] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
 // with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
-// req/s and of server CPU per request (docs/benchmark.md, "Before and after"). `get`: GET of one
+// req/s, of server CPU per request and of the database's (every `postgres` process: keep other
+// PostgreSQL servers of the machine idle) (docs/benchmark.md, "Before and after"). `get`: GET of one
 // customer (200 of them in turn); `create`: a customer create (answers compared by their keys);
 // `invoice`: bench/run.ts's invoice create, `company`: GraphQL `{ company { name } }` (before and after only).
 const BASE = process.env.BASE ?? '/tmp/list-base';
@@ -50,7 +51,7 @@ async function main() {
     const rounds = Number(process.argv[2] ?? 3);
     const seconds = Number(process.argv[3] ?? 4);
     const allServers = [['before', before], ['after', after], ['baseline', baseline]] as const;
-    const out: Record<string, Record<string, { rps: number[]; cpu: number[] }>> = {};
+    const out: Record<string, Record<string, { rps: number[]; cpu: number[]; db: number[] }>> = {};
     for (const p of scenarios) {
       const variants: LoadVariant[] = named[p] ?? [p === 'graphql' ? gqlVariant : { path: p, headers: auth }];
       const variant = variants[0];
@@ -65,17 +66,19 @@ async function main() {
       for (let i = 0; i < rounds; i++) {
         const order = i % 2 ? [...servers].reverse() : servers;
         for (const [name, s] of order) {
-          const c0 = cpuMsOf(s.pid);
+          const [c0, d0] = [cpuMsOf(s.pid), databaseCpuMs()];
           const res = await runLoad({ url: `http://127.0.0.1:${s.port}`, variants, connections: 10, durationSeconds: seconds });
           const used = (cpuMsOf(s.pid) - c0) / res.requests;
+          const database = (databaseCpuMs() - d0) / res.requests;
           if (res.non2xx || res.errors) throw new Error(`${name}: non-2xx ${res.non2xx}`);
-          ((out[p][name] ??= { rps: [], cpu: [] }).rps.push(res.rps), out[p][name].cpu.push(used));
-          log(`${p} round ${i + 1} ${name}: ${res.rps.toFixed(1)} req/s, server CPU ${used.toFixed(3)} ms/request`);
+          const o = (out[p][name] ??= { rps: [], cpu: [], db: [] });
+          o.rps.push(res.rps), o.cpu.push(used), o.db.push(database);
+          log(`${p} round ${i + 1} ${name}: ${res.rps.toFixed(1)} req/s, server CPU ${used.toFixed(3)} ms/request, database CPU ${database.toFixed(3)} ms/request`);
         }
       }
     }
     for (const [p, by] of Object.entries(out)) {
-      const line = Object.entries(by).map(([n, v]) => `${n} ${med(v.rps).toFixed(1)} req/s ${med(v.cpu).toFixed(3)} ms CPU`).join(' | ');
+      const line = Object.entries(by).map(([n, v]) => `${n} ${med(v.rps).toFixed(1)} req/s ${med(v.cpu).toFixed(3)} ms CPU ${med(v.db).toFixed(3)} ms db`).join(' | ');
       const ratios = by.baseline ? ` | before/baseline ${(med(by.before.rps) / med(by.baseline.rps)).toFixed(2)}x after/baseline ${(med(by.after.rps) / med(by.baseline.rps)).toFixed(2)}x` : ` | after/before ${(med(by.after.rps) / med(by.before.rps)).toFixed(2)}x`;
       console.log(`${p}: ${line}${ratios}`);
     }

@@ -77,6 +77,29 @@ export function cpuMsOf(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
+/**
+ * CPU time (ms) of every process named `postgres` on the machine: the database's backends and its
+ * background processes, those that have ended not counted. Read before and after a run of one
+ * server, as the database's CPU for that run (bench/ab.ts); other PostgreSQL servers of the
+ * machine count too, so keep them idle.
+ */
+export function databaseCpuMs(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(f[11]) + Number(f[12])) * 10;
+  }
+  return total;
+}
+
 /** Resident set size of a process in bytes (VmRSS), or 0 when it is gone. */
 export function rssOf(pid: number): number {
   try {
