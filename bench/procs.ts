@@ -71,20 +71,23 @@ export async function startProcess(
   };
 }
 
-/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat's utime and stime (fields 14 and 15), in 1/100 s. */
-export function cpuMsOf(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/**
+ * The CPU time (user + system) of a /proc/<pid>/stat text, in ms: utime and stime (fields 14 and
+ * 15), in 1/100 s, counted after the command name, which may hold spaces and parentheses.
+ */
+function statCpuMs(stat: string): number {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
-/**
- * CPU time (ms) of every process named `postgres` on the machine: the database's backends and its
- * background processes, those that have ended not counted. Read before and after a run of one
- * server, as the database's CPU for that run (bench/ab.ts); other PostgreSQL servers of the
- * machine count too, so keep them idle.
- */
-export function databaseCpuMs(): number {
-  let total = 0;
+/** CPU time (user + system) a process has used so far, in ms. */
+export function cpuMsOf(pid: number): number {
+  return statCpuMs(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** CPU time (ms) used so far by each process named `postgres` on the machine, by pid. */
+export function databaseProcesses(): Map<number, number> {
+  const out = new Map<number, number>();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -93,10 +96,20 @@ export function databaseCpuMs(): number {
     } catch {
       continue; // ended meanwhile
     }
-    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(f[11]) + Number(f[12])) * 10;
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') out.set(Number(pid), statCpuMs(stat));
   }
+  return out;
+}
+
+/**
+ * CPU time (ms) of every process named `postgres` on the machine: the database's backends and its
+ * background processes (databaseProcesses); those that have ended are not counted. Read before and
+ * after a run of one server, whose pool keeps its backends, as the database's CPU for that run
+ * (bench/ab.ts); other PostgreSQL servers of the machine count too, so keep them idle.
+ */
+export function databaseCpuMs(): number {
+  let total = 0;
+  for (const ms of databaseProcesses().values()) total += ms;
   return total;
 }
 

@@ -62,9 +62,7 @@ export class Loaders {
    * request (an update of the job in a later mutation) is answered instead.
    */
   written<T extends object>(entity: Cls<T>, record: T): void {
-    let byId = this.writtenById.get(entity);
-    if (!byId) this.writtenById.set(entity, (byId = new Map()));
-    byId.set((record as Record<string, string>)[this.em.getMetadata().find(entity.name)!.primaryKeys[0]], record);
+    inner(this.writtenById, entity).set(this.keyOf(entity, record), record);
   }
 
   /** Children of a parent through a foreign-key relation (e.g. Job by `customer`), newest first. */
@@ -92,17 +90,19 @@ export class Loaders {
       for (const v of values as any[]) {
         if (!v) continue;
         const cls = v.constructor as Cls;
-        let byId = this.primedById.get(cls);
-        if (!byId) this.primedById.set(cls, (byId = new Map()));
-        byId.set(v[this.em.getMetadata().find(cls.name)!.primaryKeys[0]], v);
+        inner(this.primedById, cls).set(this.keyOf(cls, v), v);
       }
       return;
     }
     const key = `${(spec.entity as Cls).name}.${spec.prop}`;
-    let lists = this.primedLists.get(key);
-    if (!lists) this.primedLists.set(key, (lists = new Map()));
+    const lists = inner(this.primedLists, key);
     const pk = this.em.getMetadata().find(entity.name)!.primaryKeys[0];
     records.forEach((r, i) => lists.set(r[pk], values[i] as any[]));
+  }
+
+  /** A record's primary key. */
+  private keyOf(entity: Cls, record: object): string {
+    return (record as Record<string, string>)[this.em.getMetadata().find(entity.name)!.primaryKeys[0]];
   }
 
   private byIdLoader(entity: Cls): DataLoader<string, any> {
@@ -137,4 +137,11 @@ export class Loaders {
     }
     return loader;
   }
+}
+
+/** The map under `key` in `maps`, made empty when there is none yet. */
+function inner<K, V>(maps: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let map = maps.get(key);
+  if (!map) maps.set(key, (map = new Map()));
+  return map;
 }

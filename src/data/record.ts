@@ -7,7 +7,9 @@ import { findRows, identityMapDisabled } from './orm-adapter';
 // run, turned into instances of the entity classes without MikroORM's hydration, identity map and
 // change tracking. Getters, @ApiField serialization and GraphQL resolvers work on them as on
 // managed entities; they are read-only snapshots: never persist, flush or assign them to a
-// managed entity's relation (writes load managed entities with findActive / resolveRef).
+// managed entity's relation (writes load managed entities with findActive / resolveRef). A new
+// entity that is never managed and is written by hand may hold them as its relations, reading only
+// their keys (an invoice create's job and customer, src/modules/invoice/invoice.write.ts).
 //
 // A profile of the GraphQL invoices page put ~40% of the server's CPU in hydration (one
 // Object.defineProperty per property and per reference, a WrappedEntity per instance, identity
