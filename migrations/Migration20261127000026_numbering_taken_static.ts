@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// "Is this number taken" with a static statement for each numbered kind (docs/benchmark.md, issue
-// 20 round 11). Migration 0007 wrote numbering_taken for any table and column, as dynamic SQL
+// "Is this number taken" with a static statement for each numbered kind (docs/benchmark.md,
+// "Invoice create"). Migration 0007 wrote numbering_taken for any table and column, as dynamic SQL
 // (`execute format(…)`), which PL/pgSQL parses and plans on every call: every invoice or estimate
 // create asks it once (numbering_first_free's first check), and planning over the invoices'
 // sixteen indexes was about 0.1 ms of the database's CPU per create, about what the rest of the

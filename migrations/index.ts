@@ -20,6 +20,18 @@ import { Migration20261125000023_customer_search_text } from './Migration2026112
 import { Migration20261125000024_kept_changes } from './Migration20261125000024_kept_changes';
 import { Migration20261125000025_customer_event_images } from './Migration20261125000025_customer_event_images';
 import { Migration20261127000026_numbering_taken_static } from './Migration20261127000026_numbering_taken_static';
+import { Migration20261128000027_roles } from './Migration20261128000027_roles';
+import { Migration20261128000028_webhook_readable } from './Migration20261128000028_webhook_readable';
+import { Migration20261128000029_live_events } from './Migration20261128000029_live_events';
+import { Migration20261128000030_job_schedules } from './Migration20261128000030_job_schedules';
+import { Migration20261128000031_recurring_invoices } from './Migration20261128000031_recurring_invoices';
+import { Migration20261128000032_online_payments } from './Migration20261128000032_online_payments';
+import { Migration20261129000033_custom_fields } from './Migration20261129000033_custom_fields';
+import { Migration20261129000034_imports } from './Migration20261129000034_imports';
+import { Migration20261129000035_company_wal } from './Migration20261129000035_company_wal';
+import { Migration20261129000037_job_reach } from './Migration20261129000037_job_reach';
+import { Migration20261129000038_key_use_not_a_write } from './Migration20261129000038_key_use_not_a_write';
+import { Migration20261130000043_visit_row_triggers } from './Migration20261130000043_visit_row_triggers';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -45,4 +57,16 @@ export const migrationsList = [
   { name: 'Migration20261125000024_kept_changes', class: Migration20261125000024_kept_changes },
   { name: 'Migration20261125000025_customer_event_images', class: Migration20261125000025_customer_event_images },
   { name: 'Migration20261127000026_numbering_taken_static', class: Migration20261127000026_numbering_taken_static },
+  { name: 'Migration20261128000027_roles', class: Migration20261128000027_roles },
+  { name: 'Migration20261128000028_webhook_readable', class: Migration20261128000028_webhook_readable },
+  { name: 'Migration20261128000029_live_events', class: Migration20261128000029_live_events },
+  { name: 'Migration20261128000030_job_schedules', class: Migration20261128000030_job_schedules },
+  { name: 'Migration20261128000031_recurring_invoices', class: Migration20261128000031_recurring_invoices },
+  { name: 'Migration20261128000032_online_payments', class: Migration20261128000032_online_payments },
+  { name: 'Migration20261129000033_custom_fields', class: Migration20261129000033_custom_fields },
+  { name: 'Migration20261129000034_imports', class: Migration20261129000034_imports },
+  { name: 'Migration20261129000035_company_wal', class: Migration20261129000035_company_wal },
+  { name: 'Migration20261129000037_job_reach', class: Migration20261129000037_job_reach },
+  { name: 'Migration20261129000038_key_use_not_a_write', class: Migration20261129000038_key_use_not_a_write },
+  { name: 'Migration20261130000043_visit_row_triggers', class: Migration20261130000043_visit_row_triggers },
 ];

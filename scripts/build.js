@@ -9,11 +9,15 @@
 // script or to @swc/core's version rebuilds everything. Files are written to a temporary name and
 // renamed, so two builds at once (a start and a benchmark) never leave a half-written file.
 //
+// Meanwhile the GraphiQL page of /graphql is bundled for the browser (scripts/build-graphiql.js,
+// into dist/graphiql/), also only when one of its inputs changed.
+//
 // Usage: node scripts/build.js [--quiet]; or require('./scripts/build').build().
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { buildGraphiql } = require('./build-graphiql');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'dist');
@@ -79,7 +83,7 @@ function readManifest(stamp) {
   return {};
 }
 
-/** Builds what changed; returns { compiled, removed, total, ms }. */
+/** Builds what changed; returns { compiled, removed, total, graphiql, ms } (graphiql: buildGraphiql's answer). */
 async function build() {
   const started = process.hrtime.bigint();
   const swc = require('@swc/core');
@@ -89,6 +93,8 @@ async function build() {
     .update(require('@swc/core/package.json').version)
     .digest('hex');
   const previous = readManifest(stamp);
+  // esbuild works in a process of its own: the bundle is made while SWC compiles.
+  const bundling = buildGraphiql();
   const files = {};
   const expected = new Set();
   const pending = [];
@@ -109,7 +115,7 @@ async function build() {
       );
     }
   }
-  await Promise.all(pending);
+  const [graphiql] = await Promise.all([bundling, Promise.all(pending)]);
   let removed = 0;
   for (const dir of DIRS) {
     for (const file of outputs(path.join(OUT, dir))) {
@@ -120,7 +126,7 @@ async function build() {
   }
   writeAtomic(MANIFEST, JSON.stringify({ stamp, files }, null, 1) + '\n');
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { compiled: pending.length, removed, total: Object.keys(files).length, ms };
+  return { compiled: pending.length, removed, total: Object.keys(files).length, graphiql, ms };
 }
 
 module.exports = { build, MAIN, OUT };
@@ -130,7 +136,8 @@ if (require.main === module) {
     (r) => {
       if (!process.argv.includes('--quiet')) {
         const what = r.compiled ? `compiled ${r.compiled} of ${r.total} files into dist/` : `dist/ is up to date (${r.total} files)`;
-        process.stderr.write(`build: ${what}${r.removed ? `, removed ${r.removed} stale` : ''} in ${Math.round(r.ms)} ms\n`);
+        const page = r.graphiql.bundled ? `, bundled GraphiQL (${Math.round(r.graphiql.bytes.js / 1024)} KiB JS, ${Math.round(r.graphiql.bytes.css / 1024)} KiB CSS) in ${Math.round(r.graphiql.ms)} ms` : '';
+        process.stderr.write(`build: ${what}${r.removed ? `, removed ${r.removed} stale` : ''}${page} in ${Math.round(r.ms)} ms\n`);
       }
     },
     (err) => {

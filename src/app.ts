@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from './config';
 import type { Orm } from './db/orm';
@@ -17,23 +18,35 @@ import { AppError } from './errors/app-error';
 import { asAppError } from './errors/db-error';
 import { toHttpError } from './errors/to-http-error';
 import { createApolloServer } from './graphql/server';
+import { buildGraphQLSchema } from './graphql/schema';
+import { graphqlSubscriptions } from './graphql/ws';
+import { FeedHub } from './modules/live/live.hub';
+import { credentialWorks, liveAccess } from './modules/live/live.service';
+import { EVENT_STREAM, MCP_ENDPOINT } from './rest/stream-endpoints';
+import { eventStream } from './modules/live/live.stream';
+import { mcpHttp, mcpTools } from './rest/mcp-server';
 import { logger } from './logger';
 import { buildRestRouter, JSON_LIMIT } from './rest/router';
+import { keepUndecodableParams } from './rest/raw-input';
 import { routes } from './rest/routes';
 import { methodNotAllowed } from './rest/methods';
 import { docsRouter, openApiDocument } from './rest/openapi';
 import { graphqlUploads } from './graphql/uploads';
 import { graphqlHandler } from './graphql/http';
-import { explorerRoutes } from './graphql/explorer';
+import { graphiqlRoutes } from './graphql/graphiql';
 import { chain } from './ops/chain';
 import { photoFilesRouter } from './storage/files-route';
 import { configurePhotoStorage } from './storage/storage';
 import { configureWebhooks } from './modules/webhook/webhook.settings';
 import { usePreparedStatements } from './data/prepared';
+import { configureReplicas, Replicas } from './db/replicas';
+import { WriteSweeper } from './db/write-sweep';
 import { configureDocuments } from './modules/document/document.settings';
 import { documentFilesRouter } from './modules/document/document-files.route';
 import { sharePageRouter } from './modules/document/share.route';
 import { PAGE_PATH } from './modules/document/share.service';
+import { configureStripe } from './modules/online-payment/stripe.client';
+import { STRIPE_WEBHOOK_PATH, stripeWebhookRouter } from './modules/online-payment/stripe-webhook.route';
 
 export interface AppDeps {
   orm: Orm;
@@ -43,10 +56,20 @@ export interface AppDeps {
 export interface App {
   app: Express;
   apollo: ApolloServer<RequestContext>;
+  /** The replicas of DATABASE_REPLICA_URLS (null: none). */
+  replicas: Replicas | null;
+  /** The sweep of the write marks into each company's WAL position (src/db/write-sweep.ts). */
+  sweeper: WriteSweeper;
   /** The API key cache (null with API_KEY_CACHE=false). */
   keys: KeyCache | null;
   /** The server options whose request and response objects need no prototype swap (src/ops/request-classes.ts). */
   classes: RequestClasses;
+  /** The process's live feed reader (docs/live-updates.md). */
+  live: FeedHub;
+  /** Serves GraphQL subscriptions (WebSocket upgrades of /graphql) on the HTTP server that listens. */
+  attach(server: Server): void;
+  /** Marks the process as draining: /ready answers 503 from now on. */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +81,7 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   configureWebhooks(config.webhooks);
   usePreparedStatements(config.dbPreparedStatements);
   configureDocuments(config);
+  configureStripe(config.stripe);
   const app = express();
   const classes = requestClasses(app);
   app.disable('x-powered-by');
@@ -83,7 +107,14 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.get('/health', (_req, res) => {
     res.json({ success: true, data: { status: 'ok' } });
   });
+  let draining = false;
   app.get('/ready', async (_req, res) => {
+    // A process that drains (SIGTERM, src/main.ts) is not ready: a load balancer stops sending it
+    // requests while it still answers them (docs/scaling.md).
+    if (draining) {
+      res.status(503).setHeader('Retry-After', '1');
+      return void res.json({ success: false, data: null, error: { code: 'SERVICE_UNAVAILABLE', message: 'draining' } });
+    }
     try {
       await orm.em.getConnection().execute('select 1');
       res.json({ success: true, data: { status: 'ready' } });
@@ -102,12 +133,22 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   // Signed photo links are for browsers: no API key, the signature is checked instead.
   app.use('/api/v1/photo-files', photoFilesRouter());
   // PDFs behind signed links (GraphQL pdfUrl), likewise.
-  app.use('/api/v1/document-files', documentFilesRouter(orm));
+  // Their path parameters, as the API's, are taken as their text when they do not decode.
+  app.use('/api/v1/document-files', keepUndecodableParams(documentFilesRouter(orm)));
   // The customer page of share links (no key: the token is the credential); its own CSP.
-  app.use(PAGE_PATH, sharePageRouter(orm));
+  app.use(PAGE_PATH, keepUndecodableParams(sharePageRouter(orm)));
+  // Stripe's events: no key, the signature is checked instead (docs/payments.md).
+  app.use(STRIPE_WEBHOOK_PATH, stripeWebhookRouter(orm));
 
   // Keys kept in the process while it listens for their changes (src/auth/key-cache.ts).
-  const keys = config.apiKeyCache ? new KeyCache(orm.config.get('clientUrl')!, { fence: config.dbPreparedStatements ? 'sync' : 'statement' }) : null;
+  // LISTEN needs a session: DATABASE_DIRECT_URL when the ORM's connections go through a pooler.
+  const directUrl = config.databaseDirectUrl ?? orm.config.get('clientUrl')!;
+  // Lag-tolerant reads on the replicas of DATABASE_REPLICA_URLS; the write marks swept into each
+  // company's WAL position, replicas or not (src/db/replicas.ts, docs/scaling.md).
+  const replicas = config.replicaUrls.length ? new Replicas(orm, config.replicaUrls, { poolMax: config.dbPoolMax }) : null;
+  configureReplicas(orm, replicas);
+  const sweeper = new WriteSweeper(orm).start();
+  const keys = config.apiKeyCache ? new KeyCache(directUrl, { fence: config.dbPreparedStatements ? 'sync' : 'statement' }) : null;
   await keys?.start();
   const auth: RequestHandler = async (req, res, next) => {
     try {
@@ -123,11 +164,29 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
     }
   };
 
+  // One feed reader per process for every live subscriber (docs/live-updates.md).
+  const live = new FeedHub(orm, directUrl, (credential) => credentialWorks(orm, credential), { maxBehind: config.liveMaxBehind });
+  await live.start();
+  app.get(EVENT_STREAM.path, auth, eventStream(live, config.liveHeartbeatMs));
   app.use('/api/v1', chain(auth, buildRestRouter(routes), methodNotAllowed(routes)));
+  // MCP (docs/agents.md): the route table's operations as tools, over Streamable HTTP.
+  app.post(MCP_ENDPOINT.path, auth, ...mcpHttp(() => mcpTools(routes)));
+  // No sessions: no stream to GET, none to DELETE (the transport's answer to both is 405).
+  app.all(MCP_ENDPOINT.path, (_req, res) => void res.status(405).setHeader('Allow', 'POST').end());
 
-  const apollo = await createApolloServer({ maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields }, config.graphqlJit, config.graphqlDirectCalls);
+  const subscriptions = graphqlSubscriptions(buildGraphQLSchema(config.graphqlDirectCalls), live, async (authorization, req) => {
+    const ctx = await authenticate(orm, { headers: { authorization } } as express.Request, randomUUID(), keys);
+    // Counted once against the key's usage limit, and held to its allowed IPs, when the connection opens.
+    // (no response to carry RateLimit headers: a refusal closes the socket with its message).
+    await enforceAccess(ctx, req as express.Request, { setHeader: () => undefined } as unknown as express.Response, false);
+    // A key that may follow nothing closes at once (4403), not at its first subscription.
+    liveAccess(ctx);
+    return ctx;
+  });
+  const limits = { maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxFields: config.graphqlMaxFields };
+  const apollo = await createApolloServer(limits, config.graphqlJit, config.graphqlDirectCalls, [subscriptions.plugin]);
   // Routes of this app, not a router mounted without a path that every request would walk.
-  for (const [path, handler] of explorerRoutes()) app.get(path, handler);
+  for (const [path, handler] of graphiqlRoutes()) app.get(path, handler);
   // Handlers of this app (whose settings send no ETag) rather than a sub-app of their own, which
   // cost its request and response prototypes swapped twice and a router of its own per request.
   app.use('/graphql', chain(auth, graphqlUploads(config.maxPhotoBytes), express.json({ limit: JSON_LIMIT }), graphqlHandler(apollo)));
@@ -135,7 +194,8 @@ export async function createApp({ orm, config }: AppDeps): Promise<App> {
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'Route not found')));
   app.use(errorHandler);
 
-  return { app, apollo, keys, classes, close: async () => void (await Promise.all([apollo.stop(), keys?.stop()])) };
+  const close = async () => void (await Promise.all([subscriptions.close(), live.stop(), apollo.stop(), keys?.stop(), sweeper.stop(), replicas?.close()]));
+  return { app, apollo, keys, replicas, sweeper, classes, live, attach: subscriptions.attach, drain: () => void (draining = true), close };
 }
 
 function cors(origins: string[]): RequestHandler {
@@ -197,5 +257,6 @@ const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   // GraphQL clients read `errors`; REST clients read the envelope. A GraphQL request refused before
   // execution (401, 403) gets both.
   const graphql = req.baseUrl === '/graphql' || req.path.startsWith('/graphql');
-  res.status(status).json(graphql ? { ...body, errors: [{ message: body.error.message, extensions: { code: body.error.code } }] } : body);
+  const extensions = body.error.details ? { code: body.error.code, details: body.error.details } : { code: body.error.code };
+  res.status(status).json(graphql ? { ...body, errors: [{ message: body.error.message, extensions }] } : body);
 };

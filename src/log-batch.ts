@@ -1,8 +1,8 @@
 // JSON log lines gathered into batches before they are written (docs/access-and-operations.md,
 // "Logs"). Each write to stdout is a system call and its thread-pool round trip: one per request
-// line cost ~4–5% of the server's CPU under load (docs/benchmark.md, issue 20). Lines are handed to
-// the writer when BATCH_BYTES have gathered or FLUSH_MS after the first line of a batch, in order;
-// a warning or an error at once.
+// line cost ~4–5% of the server's CPU under load (docs/benchmark.md, "Log lines in batches").
+// Lines are handed to the writer when BATCH_BYTES have gathered or FLUSH_MS after the first line
+// of a batch, in order; a warning or an error at once.
 
 /** What the batch writes to: pino's asynchronous destination (sonic-boom). */
 export interface LineWriter {

@@ -7,9 +7,11 @@ import { startEventMaintenance } from './modules/event/event.maintenance';
 import { requestsInFlight, startWebhookWorker } from './modules/webhook/webhook.worker';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
-import { initOrm, migrate, requireExtensions } from './db/orm';
+import { initOrm, migrateThrough, requireExtensions } from './db/orm';
 import { flushLogs, logger, prettyLogs } from './logger';
 import { seedDemoIfEmpty } from './seed/demo';
+import { startTasks } from './jobs/tasks';
+import type { Engine } from './jobs/engine';
 
 // Stops (or leaves) the database when the start fails after opening it: a failed start leaves no
 // embedded PostgreSQL running behind it.
@@ -22,8 +24,11 @@ async function main(): Promise<void> {
   releaseDatabase = () => db.stop().catch(() => undefined);
   const orm = await initOrm(db.url, config.dbPoolMax, config.debugSql);
   await requireExtensions(orm);
+  // The session connection to the primary (DATABASE_DIRECT_URL, default DATABASE_URL): LISTEN,
+  // advisory locks, the job engine and migrations, which a pooler in transaction mode breaks.
+  const directUrl = db.embedded ? db.url : (config.databaseDirectUrl ?? db.url);
   if (config.migrate) {
-    const applied = await migrate(orm);
+    const applied = await migrateThrough(directUrl, orm);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
   if (config.seedDemo) {
@@ -36,7 +41,7 @@ async function main(): Promise<void> {
       logger.info({ companyUuid: demo.company.uuid, companyName: demo.company.name, apiKey: demo.apiKey }, `API key (shown once): ${demo.apiKey} of the demo company`);
     }
   }
-  const { app, classes, close } = await createApp({ orm, config });
+  const { app, classes, close, attach, drain } = await createApp({ orm, config });
   // Positions and retention of the event feed, in the background of every server (docs/events.md).
   const events = startEventMaintenance(orm, config.eventRetentionDays);
   // Slow or half-open connections cannot pin the server: a request must arrive whole within
@@ -57,9 +62,14 @@ async function main(): Promise<void> {
   // Node's request and headers timeouts are checked every 30 s and only for sockets that began a
   // request: any socket without traffic for REQUEST_TIMEOUT_MS is closed as well.
   server.setTimeout(config.requestTimeoutMs, (socket) => socket.destroy());
+  // GraphQL subscriptions: WebSocket upgrades of /graphql on this server (docs/live-updates.md).
+  attach(server);
   // Webhook deliveries, unless WEBHOOK_WORKER=off (then `npm run worker` processes deliver); the
   // inline worker yields to this server's requests (docs/webhooks.md).
   const webhooks = config.webhooks.worker ? startWebhookWorker(orm, config.webhooks, { busy: requestsInFlight(server) }) : null;
+  // Background tasks (recurring work), unless TASK_WORKER=off (then `npm run worker` runs them);
+  // started once the server listens, so that a start that fails does no background work.
+  let tasks: Promise<Engine | null> = Promise.resolve(null);
   server.on('error', (err) => {
     process.stderr.write(`Start failed: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
     void orm.close(true).catch(() => undefined).then(releaseDatabase).then(() => process.exit(1));
@@ -67,18 +77,33 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const port = (server.address() as { port: number }).port;
     logger.info({ port, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, `listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`);
+    if (config.taskWorker) {
+      tasks = startTasks(orm, directUrl).catch((err) => {
+        logger.error({ err }, 'background tasks did not start: `npm run worker` can run them');
+        return null;
+      });
+    }
   });
 
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req, res: ServerResponse) => {
-    if (stopping) return void res.setHeader('Connection', 'close');
+    // Stopping: each response closes its connection, so that keep-alive clients reconnect through
+    // the load balancer elsewhere (a response sent at once, as /ready's 503, has its headers already).
+    if (stopping) return void (res.headersSent || res.setHeader('Connection', 'close'));
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // First /ready answers 503 for DRAIN_MS while requests are still served, so that a load
+    // balancer's health check takes the process out before it stops accepting (docs/scaling.md).
+    drain();
+    if (config.drainMs > 0 && signal !== 'uncaughtException') {
+      logger.info({ signal, drainMs: config.drainMs }, 'draining: /ready answers 503');
+      await new Promise((resolve) => setTimeout(resolve, config.drainMs));
+    }
     logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
     // Stop accepting, let in-flight requests finish (bounded), then close the database. Responses
     // sent meanwhile close their connection, so keep-alive clients reconnect elsewhere.
@@ -93,6 +118,7 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     events.stop();
     await webhooks?.stop();
+    await (await tasks)?.stop().catch((e) => logger.warn({ err: e }, 'stopping the background tasks failed'));
     await close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     await db.stop().catch((e) => logger.error({ err: e }, 'stopping the embedded database failed'));

@@ -7,8 +7,10 @@ import { flushLogs, logger } from './logger';
 import { startEventMaintenance } from './modules/event/event.maintenance';
 import { configureWebhooks } from './modules/webhook/webhook.settings';
 import { startWebhookWorker } from './modules/webhook/webhook.worker';
+import { startTasks } from './jobs/tasks';
+import { WriteSweeper } from './db/write-sweep';
 
-// `npm run worker`: webhook delivery workers alone, beside (or instead of) the servers' inline
+// `npm run worker`: the background tasks (recurring work, docs/recurring-work.md) and webhook delivery workers alone, beside (or instead of) the servers' inline
 // ones, over the database of DATABASE_URL (docs/webhooks.md). It also gives event positions, as
 // servers do, so that a worker alone keeps deliveries flowing.
 async function main(): Promise<void> {
@@ -18,8 +20,12 @@ async function main(): Promise<void> {
   configureWebhooks(config.webhooks);
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax, config.debugSql);
   const events = startEventMaintenance(orm, config.eventRetentionDays);
+  // The write marks of its commits become their companies' WAL positions (docs/scaling.md).
+  const sweeper = new WriteSweeper(orm).start();
   const worker = startWebhookWorker(orm, config.webhooks);
   logger.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
+  // pg-boss keeps session state (LISTEN-free, but advisory locks): the session connection.
+  const tasks = await startTasks(orm, config.databaseDirectUrl ?? config.databaseUrl);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -27,6 +33,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'webhook worker stopping: finishing the attempts in flight');
     events.stop();
     await worker.stop();
+    await sweeper.stop();
+    await tasks.stop().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     await flushLogs();
     process.exit(0);

@@ -6,6 +6,7 @@ import { TENANT_FILTER } from '../data/base.entity';
 import type { RequestContext } from '../data/context';
 import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../data/entity-sql';
 import { Loaders } from '../data/loaders';
+import { holdToReach } from '../data/reach';
 import { leanRecord } from '../data/record';
 import { runStatement } from '../data/prepared';
 import { ApiKey } from '../modules/api-key/api-key.entity';
@@ -14,6 +15,7 @@ import { User } from '../modules/user/user.entity';
 import { hashApiKey, KEY_PATTERN } from './api-key';
 import type { KeyCache } from './key-cache';
 import { actAs, requestActor } from '../modules/event/event.actor';
+import { Caller, callerOf, Role } from '../domain/scopes';
 
 /**
  * Resolves the Bearer key to its company, user and key, and builds the request context. The
@@ -33,7 +35,10 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
   // itself resolves to the transaction's fork. The label names the request in the DEBUG_SQL log:
   // `[query] (request <id>) …` (docs/benchmark.md).
   let forked: EntityManager | undefined;
-  const fork = () => (forked ??= orm.em.fork({ clear: true, useContext: true, loggerContext: { label: `request ${requestId}` } }));
+  // The ORM the request's EntityManager comes from: the primary's, or a replica's for a
+  // lag-tolerant read (readFrom, src/db/replicas.ts).
+  let source: Orm = orm;
+  const fork = () => (forked ??= source.em.fork({ clear: true, useContext: true, loggerContext: { label: `request ${requestId}` } }));
   // Revocation takes effect at once: the key is looked up on every request, or kept by the key
   // cache, which every change of a key, company or user empties in every process (src/auth/key-cache.ts).
   const q = keyQuery(orm.em.getMetadata());
@@ -45,11 +50,15 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
   // Lean records need the metadata and the driver only, which every EntityManager of the ORM shares.
   const key = leanRecord(orm.em, ApiKey, row) as ApiKey;
   const companyId = key.company.uuid;
+  // Decided once per kept row: the key cache hands every request the same row (docs/people-and-access.md).
+  let access = callers.get(found);
+  if (!access) callers.set(found, (access = callerOf(row[q.userIdColumn] as string, row[q.roleColumn] as Role, key.scopes)));
   let scoped: EntityManager | undefined;
   const em = () => {
     if (!scoped) {
       scoped = fork();
       scoped.setFilterParams(TENANT_FILTER, { companyId });
+      holdToReach(scoped, { companyId, access });
       actAs(scoped, requestActor({ key, requestId }));
     }
     return scoped;
@@ -67,10 +76,17 @@ export async function authenticate(orm: Orm, req: Request, requestId: string, ke
     return managed;
   };
   let loaders: Loaders | undefined;
-  const loadersOf = () => (loaders ??= new Loaders(em(), { companyId }));
+  const loadersOf = () => (loaders ??= new Loaders(em(), { companyId, access }));
   const companySnapshot = () => leanRecord(orm.em, Company, recordOf(row, 'c1', q.companyColumns)) as Company;
-  return new KeyContext(requestId, companyId, key, em, loadersOf, manage, companySnapshot);
+  const reset = (from: Orm) => {
+    source = from;
+    forked = scoped = loaders = managed = undefined;
+  };
+  return new KeyContext(requestId, companyId, key, access, em, loadersOf, manage, companySnapshot, reset);
 }
+
+/** The caller of each key row the key cache keeps (a looked-up row is new each time, and dropped with its request). */
+const callers = new WeakMap<object, Caller>();
 
 /**
  * A request's context whose company, user and key are made managed entities when first read: the
@@ -84,11 +100,19 @@ class KeyContext {
     readonly requestId: string,
     readonly companyId: string,
     readonly key: ApiKey,
+    readonly access: Caller,
     private readonly emOf: () => EntityManager,
     private readonly loadersOf: () => Loaders,
     private readonly manage: () => ApiKey,
     private readonly companySnapshot: () => Company,
+    private readonly reset: (from: Orm) => void,
   ) {}
+
+  /** From now on the request's EntityManager, loaders and managed records come from `from` (made anew when next read). */
+  readFrom(from: Orm): void {
+    this.reset(from);
+    for (const prop of ['em', 'loaders', 'apiKey', 'company', 'user']) delete (this as Record<string, unknown>)[prop];
+  }
 
   /**
    * The request's EntityManager, forked when first read, and its loaders, made when first read
@@ -160,6 +184,16 @@ export function readCompany(ctx: RequestContext): Company {
   return ctx instanceof KeyContext && !Object.prototype.hasOwnProperty.call(ctx, 'company') ? ctx.companyRecord() : ctx.company;
 }
 
+/**
+ * Points a request's reads at another ORM (a replica's, or back to the primary's) before anything
+ * was read through it; false for a context of another kind (it stays on the primary).
+ */
+export function readFrom(ctx: RequestContext, from: Orm): boolean {
+  if (!(ctx instanceof KeyContext)) return false;
+  ctx.readFrom(from);
+  return true;
+}
+
 /** Makes the context's company, user and key managed entities now (see authenticate). */
 export function ensureManaged(ctx: RequestContext): void {
   void ctx.apiKey;
@@ -178,12 +212,16 @@ const keyQuery = perMetadata((metadata) => {
     `select ${select} from "${key.tableName}" as "a0" ` +
     `inner join "${metadata.get(Company.name).tableName}" as "c1" on "a0"."${company.fieldNames[0]}" = "c1"."${pk(Company)}" ` +
     `inner join "${metadata.get(User.name).tableName}" as "u2" on "a0"."${user.fieldNames[0]}" = "u2"."${pk(User)}" ` +
-    `where "a0"."${key.properties.keyHash.fieldNames[0]}" = ? and "a0"."${key.properties.revokedAt.fieldNames[0]}" is null limit 1`;
-  return { sql, companyColumns, userColumns };
+    `where "a0"."${key.properties.keyHash.fieldNames[0]}" = ? and "a0"."${key.properties.revokedAt.fieldNames[0]}" is null ` +
+    // A deactivated user's keys stop at once (the cache is emptied by the change, migration 0020).
+    `and "u2"."${metadata.get(User.name).properties.active.fieldNames[0]}" limit 1`;
+  return { sql, companyColumns, userColumns, userIdColumn: user.fieldNames[0], roleColumn: `u2__${metadata.get(User.name).properties.role.fieldNames[0]}` };
 });
 
 /** The request context of a managed key, on an EntityManager fork of its own. */
 export function contextFor(em: EntityManager, key: ApiKey, requestId: string): RequestContext {
   em.setFilterParams(TENANT_FILTER, { companyId: key.company.uuid });
-  return { requestId, companyId: key.company.uuid, key, company: key.company, user: key.user, apiKey: key, em, loaders: new Loaders(em, { companyId: key.company.uuid }) };
+  const access = callerOf(key.user.id, key.user.role as Role, key.scopes);
+  holdToReach(em, { companyId: key.company.uuid, access });
+  return { requestId, companyId: key.company.uuid, key, access, company: key.company, user: key.user, apiKey: key, em, loaders: new Loaders(em, { companyId: key.company.uuid, access }) };
 }

@@ -6,6 +6,7 @@ import { initOrm, migrate, Orm } from '../db/orm';
 import { AppError } from '../errors/app-error';
 import { actAs, ADMIN_ACTOR } from '../modules/event/event.actor';
 import type { UsagePeriod } from '../modules/api-key/api-key.entity';
+import type { UserRole } from '../modules/user/user.entity';
 import { createCompany, createKey, createUser, keyView, listKeys, parseAddons, revokeKey, setAddons } from '../modules/company/company.admin';
 
 // Admin CLI (docs/access-and-operations.md): `npm run --silent admin -- <command> --flag value …`. Every command
@@ -57,12 +58,12 @@ const commands: Record<string, (orm: Orm, f: Flags) => Promise<object>> = {
     return { company: { uuid: company.uuid, name: company.name, addons: company.addons }, user: { id: user.id }, api_key: apiKey };
   },
   'create-user': async (orm, f) => {
-    only(f, ['company', 'first-name', 'last-name', 'email']);
-    const user = await createUser(adminEm(orm), { companyUuid: need(f, 'company'), firstName: need(f, 'first-name'), lastName: need(f, 'last-name'), email: f.email });
-    return { user: { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email } };
+    only(f, ['company', 'first-name', 'last-name', 'email', 'role']);
+    const user = await createUser(adminEm(orm), { companyUuid: need(f, 'company'), firstName: need(f, 'first-name'), lastName: need(f, 'last-name'), email: f.email, role: f.role as UserRole | undefined });
+    return { user: { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email, role: user.role } };
   },
   'create-key': async (orm, f) => {
-    only(f, ['company', 'user', 'allow-ip', 'usage-limit', 'usage-period']);
+    only(f, ['company', 'user', 'name', 'scopes', 'allow-ip', 'usage-limit', 'usage-period']);
     if ((f['usage-limit'] === undefined) !== (f['usage-period'] === undefined)) {
       throw new AppError('VALIDATION_ERROR', '--usage-limit and --usage-period go together');
     }
@@ -71,6 +72,8 @@ const commands: Record<string, (orm: Orm, f: Flags) => Promise<object>> = {
     const { apiKey, key } = await createKey(adminEm(orm), {
       companyUuid: need(f, 'company'),
       userId: f.user,
+      name: f.name,
+      scopes: f.scopes?.split(',').map((s) => s.trim()).filter(Boolean),
       allowIps: f['allow-ip']?.split(',').map((s) => s.trim()).filter(Boolean),
       usageLimit: limit === undefined ? undefined : Number(limit),
       usagePeriod: f['usage-period'] as UsagePeriod | undefined,

@@ -8,7 +8,8 @@ import { initOrm, migrate } from '../db/orm';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initOrm(db.url, 2, config.debugSql);
+  // Migrations take a session advisory lock: the session connection behind a pooler (DATABASE_DIRECT_URL).
+  const orm = await initOrm(db.embedded ? db.url : (config.databaseDirectUrl ?? db.url), 2, config.debugSql);
   try {
     if (process.argv[2] === 'down') {
       const reverted = await orm.getMigrator().down();

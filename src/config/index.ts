@@ -2,11 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalCidr } from '../auth/ip-allow-list';
 
-// Every setting is an environment variable with a safe default; README lists them all.
+// Every setting is an environment variable with a safe default; docs/configuration.md lists them all.
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_DIRECT_URL: a session connection to the primary (default DATABASE_URL) for LISTEN,
+   * advisory locks, the job engine and migrations, when DATABASE_URL goes through a pooler in
+   * transaction mode (docs/scaling.md); null: the ORM's own URL.
+   */
+  databaseDirectUrl: string | null;
+  /** DATABASE_REPLICA_URLS: streaming replicas for lag-tolerant reads (src/db/replicas.ts, docs/scaling.md). */
+  replicaUrls: string[];
+  /** DRAIN_MS: after SIGTERM, how long /ready answers 503 before the server stops accepting (a load balancer's check interval and more). */
+  drainMs: number;
   dataDir: string;
   migrate: boolean;
   seedDemo: boolean;
@@ -49,8 +59,41 @@ export interface Config {
   documents: { pdfFont: string | null; smtpUrl: string | null; mailFrom: string };
   /** Days events are kept in the feed (docs/events.md). */
   eventRetentionDays: number;
+  /** Live updates (docs/live-updates.md): the SSE stream's comment line while idle, in ms. */
+  liveHeartbeatMs: number;
+  /** Live updates: a subscriber further behind than this many events is disconnected. */
+  liveMaxBehind: number;
   /** Webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Background tasks (docs/recurring-work.md): run them inside the server (TASK_WORKER, default on). */
+  taskWorker: boolean;
+  /** Online payments through Stripe (docs/payments.md); null: off (409 PAYMENTS_NOT_CONFIGURED). */
+  stripe: StripeConfig | null;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Where the stripe library sends its calls (STRIPE_API_BASE): Stripe's API, or a compatible server. */
+  apiBase: URL;
+}
+
+export function stripeConfig(env: NodeJS.ProcessEnv = process.env): StripeConfig | null {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || null;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || null;
+  if (!secretKey && !webhookSecret) return null;
+  if (!secretKey || !webhookSecret) throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together');
+  const raw = env.STRIPE_API_BASE?.trim() || 'https://api.stripe.com';
+  let apiBase: URL;
+  try {
+    apiBase = new URL(raw);
+  } catch {
+    throw new ConfigError(`STRIPE_API_BASE must be an http:// or https:// URL, got "${raw}"`);
+  }
+  if (!['http:', 'https:'].includes(apiBase.protocol) || (apiBase.pathname !== '/' && apiBase.pathname !== '')) {
+    throw new ConfigError(`STRIPE_API_BASE must be an http:// or https:// URL without a path, got "${raw}"`);
+  }
+  return { secretKey, webhookSecret, apiBase };
 }
 
 export interface WebhookConfig {
@@ -158,6 +201,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   }
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim() || null;
+  if (databaseDirectUrl && !/^postgres(ql)?:\/\//.test(databaseDirectUrl)) throw new ConfigError('DATABASE_DIRECT_URL must be a postgres:// URL');
+  if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL needs DATABASE_URL');
+  const replicaUrls = list(env.DATABASE_REPLICA_URLS);
+  const badReplica = replicaUrls.find((u) => !/^postgres(ql)?:\/\//.test(u));
+  if (badReplica) throw new ConfigError(`DATABASE_REPLICA_URLS must list postgres:// URLs, got "${badReplica}"`);
+  if (replicaUrls.length && !databaseUrl) throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
   const publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, '') || null;
   if (publicUrl && !/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   const s3Bucket = env.S3_BUCKET?.trim() || null;
@@ -178,6 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', env.PORT, 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
+    databaseDirectUrl,
+    replicaUrls,
+    drainMs: int('DRAIN_MS', env.DRAIN_MS, 0, 0, 600_000),
     dataDir: path.resolve(env.DATA_DIR?.trim() || '.data'),
     migrate: bool('MIGRATE', env.MIGRATE, true),
     databaseCreate: bool('DATABASE_CREATE', env.DATABASE_CREATE, false),
@@ -215,6 +268,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     debugSql: bool('DEBUG_SQL', env.DEBUG_SQL, false),
     eventRetentionDays: int('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 90, 1, 36_500),
+    liveHeartbeatMs: int('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 15_000, 100, 600_000),
+    liveMaxBehind: int('LIVE_MAX_BEHIND', env.LIVE_MAX_BEHIND, 10_000, 100, 1_000_000),
     webhooks: webhookConfig(env),
+    taskWorker: bool('TASK_WORKER', env.TASK_WORKER, true),
+    stripe: stripeConfig(env),
   };
 }

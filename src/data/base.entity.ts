@@ -3,6 +3,7 @@ import { Filter, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../schema/fields';
 import type { Company } from '../modules/company/company.entity';
+import { TIMESTAMP } from './column-types';
 import { LiveOnly } from './live-filter';
 
 // Every company-owned entity carries `company` and these default filters (the tenant's rows, live
@@ -14,7 +15,7 @@ export const TenantScoped = (): ClassDecorator => (target) => {
   LiveOnly()(target);
 };
 
-export const TIMESTAMP = { type: 'Date', columnType: 'timestamptz(3)' } as const;
+export { TIMESTAMP };
 
 @ObjectType()
 export abstract class TenantEntity {

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey } from '../modules/api-key/api-key.entity';
 import type { Company } from '../modules/company/company.entity';
 import type { User } from '../modules/user/user.entity';
+import type { Caller } from '../domain/scopes';
 import { Loaders } from './loaders';
+import type { ListConditions } from './list-where';
 
 /**
  * Built once per request by the auth middleware and shared by REST and GraphQL. Copies (`{ ...ctx,
@@ -16,7 +18,12 @@ export interface RequestContext {
    * The key as read when the request began: a read-only snapshot (access checks, logs). The
    * managed records below are made when first used (src/auth/authenticate.ts), before any write.
    */
-  key: Pick<ApiKey, 'id' | 'allowedIps' | 'usageLimit' | 'usagePeriod'>;
+  key: Pick<ApiKey, 'id' | 'allowedIps' | 'usageLimit' | 'usagePeriod' | 'lastUsedAt'>;
+  /**
+   * Who is asking (src/domain/scopes.ts): the key's user id, their role and the key's scopes, read
+   * off the key's row (nothing loaded); `access.rights.allows('jobs:read')` decides.
+   */
+  access: Caller;
   company: Company;
   user: User;
   apiKey: ApiKey;
@@ -25,6 +32,12 @@ export interface RequestContext {
   loaders: Loaders;
   /** Absolute base URL the request was addressed to (links such as photo_url). */
   baseUrl?: string;
+  /**
+   * Set by an export (docs/import-export.md): a list service's listPage hands it the list's
+   * conditions and order instead of reading a page, so that the export streams exactly the rows
+   * the list would show (the same filters and reach).
+   */
+  exportList?: (entity: Function, conditions: ListConditions) => void;
 }
 
 /**

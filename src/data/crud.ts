@@ -4,11 +4,14 @@ import { inTransaction, RequestContext } from './context';
 import { AppError } from '../errors/app-error';
 import { fieldsOf } from '../schema/fields';
 import { ListArgs, Page, pageOf, pageWindow } from '../schema/pagination';
+import type { ParsedSort } from '../schema/sorting';
 import { isUuid } from '../domain/values';
 import { leanList, Related } from './list';
 import { listConditions, ListWhere } from './list-where';
 import { keptCountOf } from './kept-counts';
 import { leanByKeys } from './keyed';
+import { inReach, reachOf } from './reach';
+import type { TenantScope } from './tenant';
 
 // Shared service helpers: lookups scoped to the company, lists with the house pagination and
 // order, references that must be the company's, and partial assignment of validated inputs.
@@ -68,19 +71,25 @@ export function referencedInclude(ctx: RequestContext, entity: Function, targets
  * (DefaultOrder: the visits by start), or in the order `sort` names (src/schema/sorting.ts), ties
  * by the key in the same direction; stable across pages; soft-deleted only on request;
  * `updatedSince` keeps the rows with updated_at at or after it (conditions: src/data/list-where.ts).
+ * `sort`: an order the caller resolved itself (a custom field's, docs/custom-fields.md) instead of `args.sort`.
  * One statement (leanList) brings the page, its count and the related records `include` names
  * (ListInclude), which then wait in the loaders. It is written from the
  * entity's metadata and the filters' conditions, without a query builder (building one cost more
  * CPU than the rest of a list request together). The items are lean read-only instances (src/data/record.ts):
  * for reading and serializing, not for changes (load the record with findActive to change it).
  */
-export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void, include: ListInclude = NO_INCLUDE): Promise<Page<T>> {
+export async function listPage<T extends object>(ctx: RequestContext, entity: EntityName<T>, args: ListArgs, where?: (w: ListWhere) => void, include: ListInclude = NO_INCLUDE, sort?: ParsedSort | null): Promise<Page<T>> {
   const { page, limit, offset } = pageWindow(args);
-  const c = listConditions(ctx.em, entity, ctx, args, where);
+  const c = listConditions(ctx.em, entity, ctx, args, where, sort);
+  if (ctx.exportList) {
+    // An export of the list (docs/import-export.md): its conditions, not a page.
+    ctx.exportList(ctx.em.getMetadata().find(entity as any)!.class, c);
+    return pageOf([], 0, page, limit);
+  }
   const kept = keptCountOf(c.deletable, !!args.includeDeleted, c.filtered);
   // A filtered list of a table whose conditions read only the listed row reuses a total counted
   // under the same change count (src/data/remembered-totals.ts).
-  const list = await leanList(ctx.em, entity, ctx.companyId, c.sql, c.params, limit, offset, { related: [...include.related], props: include.props, prepare: c.prepare, kept, order: c.order, remember: !kept });
+  const list = await leanList(ctx.em, entity, ctx.companyId, c.sql, c.params, limit, offset, { related: [...include.related], props: include.props, prepare: c.prepare, kept, order: c.order, remember: !kept && !c.reached, reach: reachOf(ctx) });
   for (const r of list.related) ctx.loaders.prime(entity as never, list.items, r);
   return pageOf(list.items, list.total, page, limit);
 }
@@ -122,6 +131,9 @@ export interface RefSpec {
   label: string;
 }
 
+// Merged into the record by the custom-field module's applyCustomData (docs/custom-fields.md), not copied.
+const MERGED = new Set(['customFields', 'externalIds', 'tags']);
+
 /**
  * Copies every field the input carries (undefined = absent) onto the entity; reference fields are
  * resolved to the company's records. Returns the names of the properties that changed.
@@ -130,7 +142,7 @@ export async function applyInput(ctx: RequestContext, target: any, input: object
   const changed: string[] = [];
   const source = input as Record<string, unknown>;
   for (const meta of fieldsOf(input.constructor)) {
-    if (meta.io !== 'in' || skip.includes(meta.prop)) continue;
+    if (meta.io !== 'in' || skip.includes(meta.prop) || MERGED.has(meta.prop)) continue;
     const value = source[meta.prop];
     if (value === undefined) continue;
     const ref = refs.find((r) => r.field === meta.prop);
@@ -183,7 +195,8 @@ export async function restoreRecord<T extends Scoped>(ctx: RequestContext, entit
   return inTransaction(ctx, async (tx, em) => {
     // The row itself only (no tenant-filter joins, which would lock related rows too).
     const lock = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, filters: false } as const;
-    const record = (await em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId } as any, lock)) as T | null;
+    const table = em.getMetadata().find(entity as any)!.tableName;
+    const record = (await em.findOne(entity, { uuid: uuid.toLowerCase(), company: ctx.companyId, ...inReach(ctx, table) } as any, lock)) as T | null;
     if (!record || (options.match && !options.match(record))) throw AppError.notFound(label);
     if (!record.deletedAt) throw AppError.field('uuid', `is not deleted: this ${label.toLowerCase()} is live`);
     await checkParentsLive(tx, entity, record, options.parents ?? []);
@@ -201,20 +214,26 @@ async function checkParentsLive(tx: RequestContext, entity: EntityName<any>, rec
     const ref = (record as Record<string, { uuid?: string } | null>)[p.relation];
     if (!ref?.uuid) continue;
     const target = (meta.properties[p.relation as never] as any).targetMeta.class;
-    const parent = await tx.em.findOne(target, { uuid: ref.uuid, company: tx.companyId }, { filters: false, refresh: true });
+    const parent = await tx.em.findOne(target, { uuid: ref.uuid, company: tx.companyId, ...inReach(tx, tx.em.getMetadata().find(target)!.tableName) }, { filters: false, refresh: true });
     if ((parent as Scoped | null)?.deletedAt) throw AppError.field(p.field, `is a deleted ${p.label}: restore the ${p.label} first`);
   }
 }
 
+// The counter's row stays locked until the transaction ends: numbers are given in commit order, without gaps.
+const NEXT_SEQUENCE_SQL = `insert into company_sequences (company_uuid, name, value) values (?, ?, 1)
+     on conflict (company_uuid, name) do update set value = company_sequences.value + 1
+     returning value`;
+
 /** Next value of a per-company counter (job_number, payment_number): one atomic statement. */
 export async function nextSequence(ctx: RequestContext, name: string): Promise<number> {
-  const rows = await ctx.em.getConnection().execute(
-    `insert into company_sequences (company_uuid, name, value) values (?, ?, 1)
-     on conflict (company_uuid, name) do update set value = company_sequences.value + 1
-     returning value`,
-    [ctx.companyId, name],
-    'all',
-    ctx.em.getTransactionContext(),
-  );
+  const rows = await ctx.em.getConnection().execute(NEXT_SEQUENCE_SQL, [ctx.companyId, name], 'all', ctx.em.getTransactionContext());
   return Number(rows[0].value);
+}
+
+/**
+ * nextSequence as the CTE `"sequence"` (its column `value`), for the statement that inserts the
+ * numbered record itself: the counter's row is then locked from that statement on, not before.
+ */
+export function nextSequenceCte(scope: TenantScope, name: string): { sql: string; params: unknown[] } {
+  return { sql: `"sequence" as (${NEXT_SEQUENCE_SQL})`, params: [scope.companyId, name] };
 }

@@ -4,6 +4,7 @@ import { Data, leanFind, mapperOf } from './record';
 import { columnOf, q, selectOf } from './columns';
 import { autoFlush, identityMapDisabled } from './orm-adapter';
 import type { TenantScope } from './tenant';
+import { isReachTable, reachOf, reachParams, reachSql } from './reach';
 import { LIVE_FILTER } from './base.entity';
 import { runStatement } from './prepared';
 
@@ -24,8 +25,8 @@ export interface KeyedStatement {
 const keyedStatements = new Map<string, KeyedStatement | null>();
 
 /** The statement of a batched load by `keyProp` (its keys one array parameter), null where em.find is used. */
-export function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean): KeyedStatement | null {
-  const cacheKey = `${entityName}\u0000${keyProp}\u0000${live}`;
+export function keyedStatement(em: EntityManager, entityName: string, keyProp: string, live: boolean, reached = false): KeyedStatement | null {
+  const cacheKey = `${entityName}\u0000${keyProp}\u0000${live}\u0000${reached}`;
   let st = keyedStatements.get(cacheKey);
   if (st !== undefined) return st;
   st = null;
@@ -36,6 +37,8 @@ export function keyedStatement(em: EntityManager, entityName: string, keyProp: s
   const keyType = key?.columnTypes?.[0];
   if (select && key && key.fieldNames?.length === 1 && company?.fieldNames?.length === 1 && /^(uuid|text|int|integer|bigint)$/.test(keyType ?? '')) {
     let sql = `${select} where e.${q(company.fieldNames[0])} = ? and e.${q(key.fieldNames[0])} = any(?::${keyType}[])`;
+    // A technician's loads: the records in their reach only (src/data/reach.ts), its `?` after the keys.
+    if (reached && isReachTable(meta.tableName)) sql += ` and ${reachSql(meta.tableName, 'e')}`;
     if (live) sql += ` and e.${columnOf(meta, 'deletedAt')} is null order by e.${columnOf(meta, 'createdAt')} desc, e.${columnOf(meta, meta.primaryKeys[0])} desc`;
     st = { sql, keyType };
   }
@@ -55,7 +58,8 @@ function arrayLiteral(keys: readonly string[]): string {
  * shape the lean mapper does not handle, or the identity map turned off.
  */
 export async function leanByKeys<T>(em: EntityManager, scope: TenantScope, entity: new (...args: any[]) => T, keyProp: string, keys: readonly string[], live: boolean): Promise<T[]> {
-  const st = !identityMapDisabled(em) ? keyedStatement(em, entity.name, keyProp, live) : null;
+  const reach = reachOf(scope);
+  const st = !identityMapDisabled(em) ? keyedStatement(em, entity.name, keyProp, live, !!reach) : null;
   if (!st) {
     const own = em.getMetadata().get(entity.name).properties['company' as never] ? { company: scope.companyId } : {};
     const where = live ? { [keyProp]: { $in: [...keys] }, ...own, deletedAt: null } : { [keyProp]: { $in: [...keys] }, ...own };
@@ -67,6 +71,7 @@ export async function leanByKeys<T>(em: EntityManager, scope: TenantScope, entit
   const driver = em.getDriver();
   const mapper = mapperOf(em, entity.name)!;
   // A named prepared statement (src/data/prepared.ts): GET of one record runs it on every request.
-  const rows = await runStatement<Data[]>(em, st.sql, [scope.companyId, arrayLiteral(keys)]);
+  const table = meta.tableName;
+  const rows = await runStatement<Data[]>(em, st.sql, [scope.companyId, arrayLiteral(keys), ...(reach && isReachTable(table) ? reachParams(table, reach) : [])]);
   return rows.map((row) => mapper(driver.mapResult(row, meta) as Data));
 }

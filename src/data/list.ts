@@ -7,6 +7,7 @@ import { ListRow, recallStart, rememberStarts, seekRowsSql } from './remembered-
 import { JsonShape, jsonShapeOf } from './json-shape';
 import { columnOf, q, tableOf } from './columns';
 import { autoFlush } from './orm-adapter';
+import { isReachTable, Reach, REACH_ROWS, reachDrivesList, reachFollows, reachRowsSql, reachSql } from './reach';
 
 // The read model's list statements (src/data/crud.ts listPage): the page, its count and the related
 // records the request will read, from conditions on `e`, in one statement. Rows become lean
@@ -40,6 +41,16 @@ export type Related = ({ kind: 'one'; prop: string } | { kind: 'children'; entit
 /** The placeholder of the company in a page statement (see companyFormula), made a `?` once written. */
 const COMPANY = '\u0000company\u0000';
 
+/** The placeholder of a technician's user in a page statement (reach conditions of related records), made a `?` once written. */
+const USER = '\u0000user\u0000';
+const PLACEHOLDER = /\u0000(company|user)\u0000/g;
+
+/** A reach condition (src/data/reach.ts) with its `?` as placeholders: its parameters are (company, user) pairs. */
+function withPlaceholders(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?::uuid/g, () => (i++ % 2 === 0 ? COMPANY : USER));
+}
+
 /** Pages starting this many rows in are read by their keys first (PageStatement.deepRows). */
 export const DEEP_OFFSET = 1000;
 
@@ -58,16 +69,18 @@ interface PageStatement {
   seek: ((where: string) => string) | null;
   width: number;
   related: Array<{ spec: Related; shape: JsonShape }>;
-  /** How many `?` of the rows' part take the company (between the count's conditions and the rows'). */
-  companyParams: number;
+  /** What each `?` of the rows' part takes, the company or a technician's user (between the count's conditions and the rows'). */
+  rowParams: Array<'company' | 'user'>;
+  /** Read from job_reach (alias `r`) in page order: a technician's jobs in the default order (reachDrivesList). */
+  driven: boolean;
 }
 
 const pageStatements = new WeakMap<EntityMetadata, Map<string, PageStatement | null>>();
 
-function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly string[] | null, related: readonly Related[], sorted: string | null): PageStatement | null {
+function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly string[] | null, related: readonly Related[], sorted: string | null, reached = false): PageStatement | null {
   let byRelations = pageStatements.get(meta);
   if (!byRelations) pageStatements.set(meta, (byRelations = new Map()));
-  const key = [sorted ?? '', props?.join(',') ?? '*', ...related.map((r) => `${r.kind === 'one' ? `1:${r.prop}` : `n:${metaOf(em, r.entity).className}.${r.prop}`}(${r.props?.join(',') ?? '*'})`)].join(';');
+  const key = [reached ? 'reach' : '', sorted ?? '', props?.join(',') ?? '*', ...related.map((r) => `${r.kind === 'one' ? `1:${r.prop}` : `n:${metaOf(em, r.entity).className}.${r.prop}`}(${r.props?.join(',') ?? '*'})`)].join(';');
   let st = byRelations.get(key);
   if (st !== undefined) return st;
   st = null;
@@ -82,7 +95,13 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
       const targetShape = target && jsonShapeOf(em, target, spec.props);
       // A relation this cannot write is left to its loader.
       if (!targetShape || !target.properties.company || target.primaryKeys.length !== 1) continue;
-      const sameCompany = `${q(a)}.${col(target, 'company')} = e.${col(meta, 'company')}`;
+      // A technician's related records: those in their reach too (src/data/reach.ts), its
+      // parameters as placeholders, made `?` with the company's once written; none for those
+      // whose reach follows from the row's (a job's customer, location and photos: reachFollows).
+      const through = spec.kind === 'one' ? (meta.properties[spec.prop as never] as any)?.fieldNames?.[0] : (target.properties[spec.prop] as any)?.fieldNames?.[0];
+      const followed = reachFollows(meta.tableName, target.tableName, String(through));
+      const inReach = reached && isReachTable(target.tableName) && !followed ? ` and ${withPlaceholders(reachSql(target.tableName, q(a)))}` : '';
+      const sameCompany = `${q(a)}.${col(target, 'company')} = e.${col(meta, 'company')}${inReach}`;
       if (spec.kind === 'one') {
         const prop = meta.properties[spec.prop as never] as any;
         if (prop.kind !== ReferenceKind.MANY_TO_ONE) continue;
@@ -100,15 +119,22 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
     }
     const order = sorted ?? `e.${col(meta, 'createdAt')} desc, e.${col(meta, meta.primaryKeys[0])} desc`;
     const written = parts.length ? `json_build_array(${shape.build('e', COMPANY)}, json_build_array(${parts.join(', ')}))` : shape.build('e', COMPANY);
-    const companyParams = written.split(COMPANY).length - 1;
+    const rowParams = [...written.matchAll(PLACEHOLDER)].map((m) => (m[0] === COMPANY ? ('company' as const) : ('user' as const)));
     const seekCols = seekColumns(meta);
-    const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`);
+    const row = written.split(COMPANY).join(`?::${(meta.properties['company' as never] as any).columnTypes[0]}`).split(USER).join('?::uuid');
     const agg = `coalesce(json_agg(${row} order by ${order}), '[]'::json)`;
     const pk = `e.${col(meta, meta.primaryKeys[0])}`;
-    const pageFrom = [`from (select * from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?) as e`];
-    const deepFrom = [`from ${tableOf(meta)} as e where ${pk} = any(array(select ${pk} from ${tableOf(meta)} as e where `, ` order by ${order} limit ? offset ?))`];
+    // A technician's jobs in the default order: their kept rows of job_reach drive the page, in
+    // page order by its index (created_at and the key copied from the job), each joined to its job
+    // (src/data/reach.ts reachDrivesList; the conditions hold reachRowsSql on `r`).
+    const driven = reached && reachDrivesList(meta.tableName, sorted);
+    const r = `"${REACH_ROWS}"`;
+    const source = driven ? `"job_reach" as ${r} join ${tableOf(meta)} as e on ${pk} = ${r}."job_uuid"` : `${tableOf(meta)} as e`;
+    const pageOrder = driven ? `${r}."created_at" desc, ${r}."job_uuid" desc` : order;
+    const pageFrom = [`from (select ${driven ? 'e.*' : '*'} from ${source} where `, ` order by ${pageOrder} limit ? offset ?) as e`];
+    const deepFrom = [`from ${tableOf(meta)} as e where ${pk} = any(array(select ${pk} from ${source} where `, ` order by ${pageOrder} limit ? offset ?))`];
     st = {
-      count: [`(select count(*) from ${tableOf(meta)} as e where `, ')'],
+      count: [`(select count(*) from ${source} where `, ')'],
       rows: [`(select ${agg} ${pageFrom[0]}`, `${pageFrom[1]})`],
       // A deep page finds its keys first (the list indexes hold created_at and the key: an
       // index-only walk past the skipped rows), then reads its rows; reading whole rows while
@@ -117,10 +143,11 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
       withCount: [`select ${agg} as "rows", count(*)::int as "n" ${pageFrom[0]}`, pageFrom[1]],
       deepWithCount: [`select ${agg} as "rows", count(*)::int as "n" ${deepFrom[0]}`, deepFrom[1]],
       // (A key of another type than uuid would need another placeholder for "nothing remembered".)
-      seek: sorted === null && shape.at >= 0 && shape.key >= 0 && seekCols.keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekCols, row, order, where) : null,
+      seek: sorted === null && !driven && shape.at >= 0 && shape.key >= 0 && seekCols.keyType === 'uuid' ? (where) => seekRowsSql(tableOf(meta), seekCols, row, order, where) : null,
       width: parts.length,
       related: shapes,
-      companyParams,
+      rowParams,
+      driven,
     };
   }
   byRelations.set(key, st);
@@ -129,11 +156,14 @@ function pageStatement(em: EntityManager, meta: EntityMetadata, props: readonly 
 
 /**
  * The text of the statement for `where`; `kept`: the total is the company's kept count (its one `?`
- * the company); else with `remember`, a total remembered under the same change count (src/data/remembered-totals.ts).
+ * the company), or for a list read from job_reach, the count of the technician's rows there (its
+ * `?` the company and the user); else with `remember`, a total remembered under the same change
+ * count (src/data/remembered-totals.ts).
  */
 function statementText(meta: EntityMetadata, st: PageStatement, where: string, kept: KeptCount | null, deep: boolean, remember: boolean): { sql: string; kept: boolean; remembered: boolean; seek: boolean; short: boolean } {
-  // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts).
-  const keptSql = kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
+  // The company's live rows or all its rows: their total may be kept (src/data/kept-counts.ts); a
+  // technician's live jobs or all their jobs: the count of their rows of job_reach (index-only).
+  const keptSql = kept && st.driven ? `(select count(*) from "job_reach" as "${REACH_ROWS}" where ${reachRowsSql(kept === 'live')})` : kept && !meta.schema ? keptCountSql(meta.tableName, kept) : null;
   const remembered = !keptSql && remember && !meta.schema && REMEMBERED_TABLES.has(meta.tableName);
   // Conditions that read only the listed row (as for a kept or remembered total): a deep page may
   // start at a remembered row (src/data/remembered-starts.ts).
@@ -172,9 +202,9 @@ function seekColumns(meta: EntityMetadata): { key: string; at: string; keyType: 
  * The statement leanList runs for `where` and these options, a page from row DEEP_OFFSET on with
  * `deep` (src/data/queries.ts writes them all under src/data/queries/, npm run sql).
  */
-export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, kept = null, order = null, remember = false }: LeanListOptions = {}, deep = false): string {
+export function listSql(em: EntityManager, entity: EntityName<any>, where: string, { related = [], props = null, kept = null, order = null, remember = false, reach = null }: LeanListOptions = {}, deep = false): string {
   const meta = metaOf(em, entity);
-  const st = pageStatement(em, meta, props, related, order);
+  const st = pageStatement(em, meta, props, related, order, !!reach);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model`);
   return statementText(meta, st, where, kept, deep, remember).sql;
 }
@@ -199,6 +229,8 @@ export interface LeanListOptions {
   order?: string | null;
   /** A total not kept may be remembered (a table in REMEMBERED_TABLES; `where` reads only the listed row). */
   remember?: boolean;
+  /** A technician's reach (src/data/reach.ts): the related records are held to it too (`where` holds the rows). */
+  reach?: Reach | null;
 }
 
 /**
@@ -222,12 +254,12 @@ export async function leanList<T>(
   params: unknown[],
   limit: number,
   offset: number,
-  { related = [], props: only = null, prepare = true, kept = null, order = null, remember = false }: LeanListOptions = {},
+  { related = [], props: only = null, prepare = true, kept = null, order = null, remember = false, reach = null }: LeanListOptions = {},
 ): Promise<LeanList<T>> {
   const meta = metaOf(em, entity);
   // A deep page reads its rows' created_at, to remember where it starts (src/data/remembered-starts.ts).
   const props = only && offset >= DEEP_OFFSET && order === null && !only.includes('createdAt') ? [...only, 'createdAt'] : only;
-  const st = pageStatement(em, meta, props, related, order);
+  const st = pageStatement(em, meta, props, related, order, !!reach);
   if (!st) throw new Error(`${meta.className} cannot be listed by the read model (no company, created_at or row mapper)`);
   await autoFlush(em, meta.className);
   const shape = jsonShapeOf(em, meta, props)!;
@@ -236,8 +268,8 @@ export async function leanList<T>(
   const [changes, at, from, skip] = seek ? recallStart(key, offset) : [];
   const rowValues = seek ? [...params, changes, at, from, limit, skip, ...params, changes, limit, offset] : [...params, limit, offset];
   const shortValues = short ? [limit, offset, offset] : [];
-  const totalValues = keptTotal ? [company] : remembered ? [...recall(key), ...shortValues, ...params] : [...shortValues, ...params];
-  const values = [...totalValues, ...Array(st.companyParams).fill(company), ...rowValues];
+  const totalValues = keptTotal ? (st.driven ? [company, reach!.userId] : [company]) : remembered ? [...recall(key), ...shortValues, ...params] : [...shortValues, ...params];
+  const values = [...totalValues, ...st.rowParams.map((p) => (p === 'company' ? company : reach!.userId)), ...rowValues];
   if (remembered || seek) values.push(company);
   const row = await runStatement<{ total: string; changes?: string | null; rows: unknown[][] }>(em, sql, values, 'get', prepare);
   if (remembered) rememberTotal(key, row.changes ?? null, Number(row.total));

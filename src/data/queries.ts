@@ -6,13 +6,15 @@ import { listSql, Related } from './list';
 import { REMEMBERED_TABLES } from './remembered-totals';
 import { committedFiltersOf, listConditions } from './list-where';
 import { defaultOrderOf } from '../schema/sorting';
+import { isReachTable, reachFollows } from './reach';
 
 // Every statement the read model builds, per entity and relation, as committed under
 // src/data/queries/<table>.sql (`npm run sql` writes them; test/data/sql-snapshot.test.ts fails
 // when a file is stale, and the bench baseline's statements are checked against them). A list's
 // conditions are those of an unfiltered list (the company's live rows); a filter adds `and (…)`
 // to them, a sort replaces the order. An entity's declared default order (DefaultOrder) is its
-// lists' order here, and its committed filters (CommittedListFilter) are written out whole.
+// lists' order here, and its committed filters (CommittedListFilter) are written out whole. A
+// table a technician's reach holds (src/data/reach.ts) also has a technician's statements.
 
 export interface NamedStatement {
   name: string;
@@ -68,6 +70,7 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
       const sql = listSql(em, meta.class, where, { kept: live, related: [spec], order });
       if (sql !== list[0].sql) list.push({ name: `list with ${label}`, sql });
     }
+    if (isReachTable(meta.tableName)) list.push(...technicianStatements(em, meta, related));
     const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false);
     if (keyed) list.push({ name: `load by ${meta.primaryKeys[0]} (the loaders; the keys one array)`, sql: keyed.sql });
     const one = deletable ? keyedStatement(em, meta.className, meta.primaryKeys[0], true) : null;
@@ -78,6 +81,52 @@ export function readModelStatements(em: EntityManager): Map<string, NamedStateme
       if (st) list.push({ name: `load the live rows by ${p.name} (relation lists; the keys one array)`, sql: st.sql });
     }
     out.set(meta.tableName, list);
+  }
+  return out;
+}
+
+/** A technician's scope, for the statements written once (the parameters are passed at run time). */
+const TECHNICIAN = { companyId: '', access: { role: 'technician' as const, userId: 'technician' } };
+const NO_ONE = { companyId: '', userId: '' };
+
+/**
+ * The statements of a technician's reads of a table reach holds (src/data/reach.ts): a list held
+ * to their reach (its total counted), with each relation held to it too, the calendar, and the
+ * loads by key. Their conditions are an unfiltered list's, then the reach's.
+ */
+function technicianStatements(em: EntityManager, meta: EntityMetadata, related: ReadonlyArray<[string, Related]>): NamedStatement[] {
+  // The conditions of an unfiltered list, then the reach's (on the joined row of job_reach for a
+  // list it drives, src/data/reach.ts reachDrivesList).
+  const c = listConditions(em, meta.class, TECHNICIAN, {});
+  const kept = c.filtered ? null : ('live' as const);
+  const how = c.driven
+    ? "read from their rows of job_reach in page order, and their total, the count of their live rows there"
+    : 'and their total, counted';
+  const out: NamedStatement[] = [{ name: `a technician's list: a page of the live rows in their reach (reach.ts), ${how}`, sql: listSql(em, meta.class, c.sql, { order: c.order, kept, reach: NO_ONE }) }];
+  if (c.driven) {
+    const all = listConditions(em, meta.class, TECHNICIAN, { includeDeleted: true });
+    out.push({ name: "a technician's list with include_deleted: all the rows in their reach, and their total, the count of all their rows of job_reach", sql: listSql(em, meta.class, all.sql, { order: all.order, kept: 'all', reach: NO_ONE }) });
+    out.push({ name: "a technician's list with a filter (`and (…)` after the conditions), read from job_reach: the total counted over the same join", sql: listSql(em, meta.class, c.sql, { order: c.order, reach: NO_ONE }) });
+  }
+  for (const [label, spec] of related) {
+    const target = spec.kind === 'one' ? (meta.properties[spec.prop as never] as any).targetMeta : em.getMetadata().find((spec.entity as Function).name)!;
+    if (!isReachTable(target.tableName)) continue;
+    const through = spec.kind === 'one' ? (meta.properties[spec.prop as never] as any).fieldNames[0] : target.properties[spec.prop].fieldNames[0];
+    const how = reachFollows(meta.tableName, target.tableName, through) ? 'in their reach with the job (reachFollows: no condition of their own)' : 'in their reach too';
+    out.push({ name: `a technician's list with ${label}, ${how}`, sql: listSql(em, meta.class, c.sql, { order: c.order, kept, related: [spec], reach: NO_ONE }) });
+  }
+  for (const f of committedFiltersOf(meta.class)) {
+    const c = listConditions(em, meta.class, TECHNICIAN, f.args, (w) => f.where(w, TECHNICIAN));
+    out.push({ name: `a technician's list, ${f.name}`, sql: listSql(em, meta.class, c.sql, { order: c.order, reach: NO_ONE }) });
+  }
+  const keyed = keyedStatement(em, meta.className, meta.primaryKeys[0], false, true);
+  if (keyed) out.push({ name: `a technician's load by ${meta.primaryKeys[0]}, in their reach (the loaders; the keys one array, then the reach's)`, sql: keyed.sql });
+  const one = keyedStatement(em, meta.className, meta.primaryKeys[0], true, true);
+  if (one) out.push({ name: `a technician's read of one live record by ${meta.primaryKeys[0]}, in their reach (readActive)`, sql: one.sql });
+  for (const p of meta.relations) {
+    if (p.kind !== ReferenceKind.MANY_TO_ONE || p.name === 'company') continue;
+    const st = keyedStatement(em, meta.className, p.name, true, true);
+    if (st) out.push({ name: `a technician's load of the live rows by ${p.name}, in their reach (relation lists)`, sql: st.sql });
   }
   return out;
 }

@@ -1,3 +1,5 @@
+import type { Caller } from '../domain/scopes';
+
 // Tenancy and liveness by construction (docs/architecture.md, Tenancy). A request's tenant scope
 // is built once, by authentication (src/auth/authenticate.ts): the RequestContext carries it as
 // `companyId`, and every other holder of a company (the share page's public-link context, the
@@ -6,9 +8,14 @@
 // test/reliability/tenant-statements.test.ts records every statement of one request per route
 // (REST and GraphQL) and fails when one on a company table does not carry the company.
 
-/** Whose rows a piece of work may read and write: one company. */
+/**
+ * Whose rows a piece of work may read and write: one company; for a technician's request, only
+ * the records in their reach (`access`, src/data/reach.ts).
+ */
 export interface TenantScope {
   readonly companyId: string;
+  /** Who is asking (the request context's): a technician's reads are held to their reach. */
+  readonly access?: Pick<Caller, 'role' | 'userId'>;
 }
 
 /** The conditions of a hand-written statement and their parameters. */

@@ -10,10 +10,13 @@ import { Payment } from '../modules/payment/payment.entity';
 import { Template } from '../modules/template/template.entity';
 import { User } from '../modules/user/user.entity';
 import { Visit } from '../modules/visit/visit.entity';
+import { JobSchedule } from '../modules/schedule/schedule.entity';
+import { RecurringInvoice } from '../modules/recurring/recurring.entity';
+import { CustomFieldDefinition } from '../modules/custom-field/custom-field.entity';
 import { keepDeclaredAccessors } from '../data/record';
 
 // Every entity the ORM knows; a new module adds its entities here.
-export const entities = [Company, User, ApiKey, Customer, Location, Job, JobPhoto, Template, Estimate, Invoice, Payment, Visit];
+export const entities = [Company, User, ApiKey, Customer, Location, Job, JobPhoto, Template, Estimate, Invoice, Payment, Visit, JobSchedule, RecurringInvoice, CustomFieldDefinition];
 
 // Before the ORM wraps them (see keepDeclaredAccessors).
 keepDeclaredAccessors(entities);

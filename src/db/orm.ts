@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../migrations';
 import { entities } from './entities';
 import { EventActorSubscriber } from '../modules/event/event.actor';
+import { SweepAfterCommit } from './write-sweep';
 
 export type Orm = MikroORM;
 
@@ -14,7 +15,8 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
     entities,
     extensions: [Migrator],
     // Each transaction records who makes its changes, for the event log (docs/events.md).
-    subscribers: [new EventActorSubscriber()],
+    // After each commit, the write marks become the company's WAL position (src/db/write-sweep.ts).
+    subscribers: [new EventActorSubscriber(), new SweepAfterCommit()],
     migrations: { migrationsList, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
     discovery: {
@@ -66,6 +68,22 @@ export async function migrate(orm: Orm): Promise<string[]> {
     const done = await orm.getMigrator().up();
     return done.map((m) => m.name);
   });
+}
+
+/**
+ * Migrations over `url` when it is another connection than the ORM's (DATABASE_DIRECT_URL behind a
+ * pooler in transaction mode, where a session advisory lock would stay on whichever server
+ * connection took it): a one-connection ORM of its own, closed afterwards.
+ */
+export async function migrateThrough(url: string, orm: Orm): Promise<string[]> {
+  if (url === orm.config.get('clientUrl')) return migrate(orm);
+  // Two connections: one holds the advisory lock, the other runs the migrations.
+  const direct = await initOrm(url, 2);
+  try {
+    return await migrate(direct);
+  } finally {
+    await direct.close(true);
+  }
 }
 
 export async function withAdvisoryLock<T>(orm: Orm, key: number, fn: () => Promise<T>): Promise<T> {

@@ -47,6 +47,17 @@ export function isEmail(v: string): boolean {
   return v.length <= 254 && EMAIL.test(v);
 }
 
+/** An absolute http:// or https:// URL with a host, at most 2,000 characters. */
+export function isHttpUrl(v: string): boolean {
+  if (v.length > 2000 || /\s/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -5,6 +5,7 @@ export const ERROR_CODES = [
   'ADDON_REQUIRED',
   'IP_RESTRICTED',
   'USAGE_LIMIT_EXCEEDED',
+  'PERMISSION_DENIED',
   'NOT_FOUND',
   'CONFLICT',
   'LINK_EXPIRED',
@@ -12,12 +13,13 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'SCHEDULE_CONFLICT',
   'PRECONDITION_FAILED',
+  'PAYMENTS_NOT_CONFIGURED',
   'INTERNAL',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
+const FORBIDDEN = new Set<ErrorCode>(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'PERMISSION_DENIED']);
 
 export interface ErrorDetail {
   field: string;
@@ -50,6 +52,11 @@ export class AppError extends Error {
 
   static field(field: string, message: string): AppError {
     return AppError.validation([{ field, message: `${field} ${message}` }]);
+  }
+
+  /** 403: the role or the key's scopes do not cover what the operation needs (docs/people-and-access.md). */
+  static permissionDenied(needs: string): AppError {
+    return new AppError('PERMISSION_DENIED', `This API key may not do this: it needs ${needs}`, [{ field: 'scope', message: `needs ${needs}` }]);
   }
 
   static notFound(what: string): AppError {

@@ -21,6 +21,8 @@ export function fromDbError(err: unknown): AppError | null {
     case '23P01':
       return e.constraint === DOUBLE_BOOKING ? scheduleConflict(e.detail) : null;
     case '23505':
+      // Another record of the company holds the external id (migration 0033's claim trigger; detail: its uuid).
+      if (e.constraint === 'external_id_taken') return AppError.field(`externalIds.${e.column}`, `is already the external id of record ${e.detail}`);
       return AppError.validation([{ field: e.constraint ?? 'record', message: 'a record with this value already exists' }]);
     case '23503':
       return AppError.validation([{ field: e.constraint ?? 'reference', message: 'references a record that does not exist' }]);

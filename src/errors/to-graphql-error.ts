@@ -5,6 +5,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
   const extensions: Record<string, unknown> = { code: err.code };
   switch (err.code) {
     case 'VALIDATION_ERROR':
+    case 'PERMISSION_DENIED':
       extensions.details = err.details ?? [];
       break;
     case 'UNAUTHORIZED':
@@ -16,6 +17,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
     case 'SCHEDULE_CONFLICT':
     case 'PRECONDITION_FAILED':
     case 'CONFLICT':
+    case 'PAYMENTS_NOT_CONFIGURED':
     case 'LINK_EXPIRED':
     case 'CURSOR_EXPIRED':
       break;

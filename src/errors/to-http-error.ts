@@ -14,6 +14,7 @@ export function statusOf(code: ErrorCode): number {
     case 'ADDON_REQUIRED':
     case 'IP_RESTRICTED':
     case 'USAGE_LIMIT_EXCEEDED':
+    case 'PERMISSION_DENIED':
       return 403;
     case 'NOT_FOUND':
       return 404;
@@ -24,6 +25,7 @@ export function statusOf(code: ErrorCode): number {
     case 'PRECONDITION_FAILED':
       return 412;
     case 'CONFLICT':
+    case 'PAYMENTS_NOT_CONFIGURED':
       return 409;
     case 'LINK_EXPIRED':
     case 'CURSOR_EXPIRED':

@@ -1,6 +1,8 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { DocumentNode, ExecutionResult, execute, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, printSchema } from 'graphql';
 import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import type { RequestContext } from '../data/context';
+import { readOnReplica, replicaFailure } from '../db/replicas';
 import { operationShape } from './limits';
 
 // Query execution. graphql-js interprets the document anew for every request: per field and per
@@ -66,6 +68,18 @@ function asGraphQLJsErrors(result: ExecutionResult): ExecutionResult {
   return { ...result, errors };
 }
 
+/** Root fields that read the event feed's pages, whose head stays on the primary (as REST's `/events`). */
+const FEED_FIELDS = new Set(['events']);
+
+/**
+ * A query may read on a replica that has the company's writes (docs/scaling.md, "Reads on
+ * replicas"), as a REST GET does; mutations, subscriptions and the feed's pages stay on the primary.
+ */
+function lagTolerant(operation: OperationDefinitionNode | null | undefined): boolean {
+  if (operation?.operation !== 'query') return false;
+  return !operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || FEED_FIELDS.has(s.name.value));
+}
+
 /**
  * Apollo Server runs a gateway's executor in place of graphql-js's `execute`, after parsing,
  * validation and every plugin hook before execution; the gateway here serves the local schema.
@@ -74,8 +88,13 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   const executor: GatewayExecutor = async (rc) => {
     const variables = rc.request.variables ?? {};
     const compiled = compiledFor(schema, rc.document, rc.operation, rc.operationName);
-    if (compiled) return asGraphQLJsErrors(await compiled.query(undefined, rc.context, variables));
-    return execute({ schema, document: rc.document, contextValue: rc.context, variableValues: variables, operationName: rc.operationName ?? undefined });
+    const run = async (): Promise<ExecutionResult> => {
+      if (compiled) return asGraphQLJsErrors(await compiled.query(undefined, rc.context, variables));
+      return execute({ schema, document: rc.document, contextValue: rc.context, variableValues: variables, operationName: rc.operationName ?? undefined });
+    };
+    if (!lagTolerant(rc.operation)) return run();
+    // A resolver's error is in the result, not thrown: a replica's failure there runs the query again on the primary.
+    return readOnReplica(rc.context as RequestContext, run, (result) => result.errors?.map((e) => e.originalError).find(replicaFailure));
   };
   return {
     async load() {

@@ -17,7 +17,7 @@ import type { ErrorDetail } from '../errors/app-error';
 // in prose, so these helpers recover the name from the value's path or position.
 
 /** `['lineItems', 0, 'unitPrice']` → `lineItems[0].unitPrice`. */
-function pathName(path: ReadonlyArray<string | number>): string {
+export function pathName(path: ReadonlyArray<string | number>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }
 
@@ -43,7 +43,7 @@ function detail(field: string, message: string): ErrorDetail {
 const uses = new WeakMap<OperationDefinitionNode, Map<string, string>>();
 
 /** Each variable of an operation → the argument or input field it is first passed to. */
-function variableUses(operation: OperationDefinitionNode): Map<string, string> {
+export function variableUses(operation: OperationDefinitionNode): Map<string, string> {
   let usedAs = uses.get(operation);
   if (usedAs) return usedAs;
   const found = new Map<string, string>();

@@ -1,4 +1,8 @@
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
+import { requireScope } from '../auth/require-scope';
+import { resourceOf } from './access';
+import { Needs } from '../schema/access';
 import type { RequestContext } from '../data/context';
 import { fromGlobalId, Node } from '../schema/global-id';
 import { isUuid } from '../domain/values';
@@ -13,6 +17,9 @@ import { locationService } from '../modules/location/location.service';
 import { paymentService } from '../modules/payment/payment.service';
 import { templateService } from '../modules/template/template.service';
 import { visitService } from '../modules/visit/visit.service';
+import { scheduleService } from '../modules/schedule/schedule.service';
+import { customFieldService } from '../modules/custom-field/custom-field.service';
+import { recurringInvoiceService } from '../modules/recurring/recurring.service';
 
 type Fetch = (ctx: RequestContext, key: string) => Promise<unknown>;
 
@@ -32,6 +39,9 @@ export const NODE_FETCHERS: Record<string, Fetch> = {
   Invoice: byUuid((ctx, u) => invoiceService.get(ctx, u)),
   Payment: byUuid((ctx, u) => paymentService.get(ctx, u)),
   Visit: byUuid((ctx, u) => visitService.get(ctx, u)),
+  JobSchedule: byUuid((ctx, u) => scheduleService.byUuid(ctx, u)),
+  RecurringInvoice: byUuid((ctx, u) => recurringInvoiceService.get(ctx, u)),
+  CustomFieldDefinition: byUuid((ctx, u) => customFieldService.get(ctx, u)),
 };
 
 @Resolver()
@@ -41,11 +51,15 @@ export class NodeResolver {
    * key's company has it (missing, deleted or another company's); an id that is not a global id
    * of a Node type is a VALIDATION_ERROR.
    */
+  @Needs()
   @Query(() => Node, { nullable: true, description: 'Any record by its global id; null when none of this company has it' })
-  async node(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string): Promise<unknown> {
+  async node(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<unknown> {
     const parsed = fromGlobalId(id);
     const fetch = parsed && Object.prototype.hasOwnProperty.call(NODE_FETCHERS, parsed.type) ? NODE_FETCHERS[parsed.type] : undefined;
     if (!parsed || !fetch) throw AppError.field('id', 'is not a global id of this API');
+    // The record's type is known only now: its resource's read, as the type declares it (src/graphql/access.ts).
+    const resource = resourceOf(info.schema.getType(parsed.type));
+    if (resource) requireScope(ctx, `${resource}:read`);
     try {
       return await fetch(ctx, parsed.key.toLowerCase());
     } catch (err) {

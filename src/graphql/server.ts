@@ -11,6 +11,8 @@ import { buildGraphQLSchema } from './schema';
 import { jitGateway } from './executor';
 import { literalErrorDetail } from './input-errors';
 import { GraphQLLimits, limitsPlugin } from './limits';
+import { inputTextPlugin } from './input-text';
+import { accessPlugin } from './access';
 
 // Apollo's own codes for a bad document or bad variables are our VALIDATION_ERROR.
 const CLIENT_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
@@ -61,7 +63,7 @@ const managedForMutationsPlugin: ApolloServerPlugin<RequestContext> = {
 /** Tokens in a GraphQL document: about ten times the largest document the limits let through. */
 export const MAX_TOKENS = 20_000;
 
-export async function createApolloServer(limits: GraphQLLimits, jit = true, directCalls = true): Promise<ApolloServer<RequestContext>> {
+export async function createApolloServer(limits: GraphQLLimits, jit = true, directCalls = true, extraPlugins: ApolloServerPlugin<RequestContext>[] = []): Promise<ApolloServer<RequestContext>> {
   const schema = buildGraphQLSchema(directCalls);
   const server = new ApolloServer<RequestContext>({
     // The schema; queries compiled by graphql-jit unless GRAPHQL_JIT=false (src/graphql/executor.ts).
@@ -73,7 +75,8 @@ export async function createApolloServer(limits: GraphQLLimits, jit = true, dire
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [managedForMutationsPlugin, limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), noStorePlugin],
+    // The input's text and depth first: the limits and the Idempotency-Key's hash walk the variables.
+    plugins: [inputTextPlugin(), managedForMutationsPlugin, accessPlugin(), limitsPlugin(limits), idempotencyPlugin(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), noStorePlugin, ...extraPlugins],
     // main.ts owns shutdown (drain HTTP first, then stop Apollo); Apollo's own signal handlers
     // would stop it under in-flight requests and hang the second stop.
     stopOnTerminationSignals: false,

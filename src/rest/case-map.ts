@@ -2,6 +2,7 @@ import { AppError, ErrorDetail } from '../errors/app-error';
 import { FieldMeta, restFieldsOf, restIndex } from '../schema/fields';
 import { isPlainObject } from '../domain/values';
 import { isoTime } from './iso-time';
+import { isMoneyField } from '../schema/withheld';
 
 // The one generic converter between REST names and the classes both surfaces share. It maps names
 // and, for query strings, parses text into the declared kind; validation happens afterwards.
@@ -50,6 +51,8 @@ const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
 
 /** Query-string parameters into an args class; text is parsed by kind, enums case-insensitively. */
+const PREFIXED = /^([a-z_]+)\.([^[\]]+)(?:\[(gte|lte|gt|lt)\])?$/;
+
 export function queryToInput<T>(cls: new () => T, query: Record<string, unknown>): T {
   const index = inputIndex(cls);
   const details: ErrorDetail[] = [];
@@ -57,6 +60,17 @@ export function queryToInput<T>(cls: new () => T, query: Record<string, unknown>
   const fail = (field: string, message: string) => details.push({ field, message: `${field} ${message}` });
   for (const [key, raw] of Object.entries(query)) {
     const meta = index.get(key);
+    const prefixed = meta ? null : PREFIXED.exec(key);
+    const list = prefixed ? index.get(prefixed[1]) : undefined;
+    if (prefixed && list?.prefixed) {
+      // `cf.<key>=a,b` and `cf.<key>[gte]=5`: one element of the list field per parameter.
+      if (typeof raw !== 'string') fail(key, 'must be given once, as text');
+      else {
+        const filter = Object.assign(new (list.type!() as new () => object)(), { key: prefixed[2] }, prefixed[3] ? { [prefixed[3]]: raw.trim() } : { values: raw.split(',').map((v) => v.trim()) });
+        ((out[list.prop] as object[] | undefined) ?? (out[list.prop] = [])).push(filter);
+      }
+      continue;
+    }
     if (!meta) {
       fail(key, 'is not a known query parameter');
       continue;
@@ -103,19 +117,24 @@ function parseQueryValue(meta: FieldMeta, raw: string): unknown {
   }
 }
 
-/** An output object (entity or result) into its REST shape, by the declared REST names. */
-export function toRest(cls: Function, obj: any): Record<string, unknown> {
-  return restWriterOf(cls)(obj);
+/**
+ * An output object (entity or result) into its REST shape, by the declared REST names; with
+ * `withhold`, every money field null, nested ones too (src/schema/withheld.ts: a technician's answers).
+ */
+export function toRest(cls: Function, obj: any, withhold = false): Record<string, unknown> {
+  return restWriterOf(cls, withhold)(obj);
 }
 
 /** toRest's writer of a class, for writing many objects (a list page) with one lookup. */
-export function restWriterOf(cls: Function): (obj: any) => Record<string, unknown> {
-  let write = writers.get(cls);
-  if (!write) writers.set(cls, (write = restWriter(cls, null)));
+export function restWriterOf(cls: Function, withhold = false): (obj: any) => Record<string, unknown> {
+  const cache = withhold ? moneyless : writers;
+  let write = cache.get(cls);
+  if (!write) cache.set(cls, (write = restWriter(cls, null, withhold)));
   return write;
 }
 
 const writers = new WeakMap<Function, (obj: any) => Record<string, unknown>>();
+const moneyless = new WeakMap<Function, (obj: any) => Record<string, unknown>>();
 
 /**
  * A function writing the REST object of a class's instance (toRest caches one per class): an
@@ -124,32 +143,32 @@ const writers = new WeakMap<Function, (obj: any) => Record<string, unknown>>();
  * With `only` (an embedded summary), just those REST names, as toRest writes them; a name the
  * class does not have is null.
  */
-export function restWriter(cls: Function, only: readonly string[] | null): (obj: any) => Record<string, unknown> {
+export function restWriter(cls: Function, only: readonly string[] | null, withhold = false): (obj: any) => Record<string, unknown> {
   const out = restFieldsOf(cls).filter((m) => m.io === 'out');
   const picked = only ? only.map((name) => out.find((m) => m.restName === name) ?? name) : out;
   const convert: Array<(v: any) => unknown> = [];
   const entries = picked.map((m) => {
-    if (typeof m === 'string') return `${JSON.stringify(m)}: null`;
+    if (typeof m === 'string' || (withhold && isMoneyField(m))) return `${JSON.stringify(typeof m === 'string' ? m : m.restName)}: null`;
     const read = `(v = o[${JSON.stringify(m.prop)}])`;
     // The scalar conversions of restConversion written in place: a closure call per field and
     // object cost more than the rest of the writer on a list page.
     if (!m.list && m.kind === 'datetime') return `${JSON.stringify(m.restName)}: ${read} === undefined || v === null ? null : v instanceof Date ? iso(v) : v`;
     if (!m.list && m.kind !== 'object') return `${JSON.stringify(m.restName)}: ${read} === undefined ? null : v`;
-    convert.push(restConversion(m));
+    convert.push(restConversion(m, withhold));
     return `${JSON.stringify(m.restName)}: c[${convert.length - 1}](o[${JSON.stringify(m.prop)}])`;
   });
   return new Function('c', 'iso', `return function restOf(o) { let v; return { ${entries.join(', ')} }; };`)(convert, isoTime);
 }
 
 /** How a field's value is written: null for none, timestamps as ISO text, objects by their class, lists item by item. */
-function restConversion(meta: FieldMeta): (v: any) => unknown {
+function restConversion(meta: FieldMeta, withhold: boolean): (v: any) => unknown {
   let one: (v: any) => unknown;
   switch (meta.kind) {
     case 'datetime':
       one = (v) => (v === undefined || v === null ? null : v instanceof Date ? isoTime(v) : v);
       break;
     case 'object':
-      one = (v) => (v === undefined || v === null ? null : toRest(meta.type!(), v));
+      one = (v) => (v === undefined || v === null ? null : toRest(meta.type!(), v, withhold));
       break;
     default:
       one = (v) => (v === undefined ? null : v);

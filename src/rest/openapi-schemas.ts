@@ -27,7 +27,8 @@ export function scalarSchema(f: FieldMeta): Schema {
       return { type: 'number' };
     case 'money':
       // No multipleOf 0.01: in floating point 161.29 is not a multiple of 0.01.
-      return { type: 'number', minimum: 0, maximum: fromCents(MAX_CENTS), description: MONEY_TEXT };
+      // An output may declare a lower minimum (a deducted deposit's negative line, docs/payments.md).
+      return { type: 'number', minimum: f.min ?? 0, maximum: fromCents(MAX_CENTS), description: MONEY_TEXT };
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
@@ -37,6 +38,7 @@ export function scalarSchema(f: FieldMeta): Schema {
     case 'time':
       return { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' };
     case 'json':
+      if (f.jsonAny) return { type: ['object', 'array', 'string', 'number', 'boolean'] };
       return f.jsonArray ? { type: ['object', 'array'] } : { type: 'object' };
     case 'enum':
       return { type: 'string', enum: Object.values(f.enum!) };
@@ -44,6 +46,8 @@ export function scalarSchema(f: FieldMeta): Schema {
       return f.io === 'in' ? PHONE_IN : { type: 'string', pattern: '^\\d{3}-\\d{3}-\\d{4}$' };
     case 'email':
       return { type: 'string', format: 'email' };
+    case 'url':
+      return { type: 'string', format: 'uri' };
     case 'object':
       return { $ref: `#/components/schemas/${f.type!().name}` };
   }
@@ -112,4 +116,33 @@ export function withEmbeds(cls: Function, embeds: Embed[] | undefined, schemas: 
     schemas[name] = objectSchema(cls, 'out', schemas, Object.fromEntries(embeds.map((e) => [e.key, summary(e, schemas)])));
   }
   return ref(name);
+}
+
+/** A query parameter: enum lists are arrays sent comma-separated (style form, explode false). */
+export function queryParameter(f: FieldMeta, output: Function, prefixed?: FieldMeta): Schema {
+  if (f.prefixed) {
+    // Each filter is a parameter of its own (`cf.gate_code=4411`, `cf.tonnage[gte]=2`): an object
+    // sent form-exploded, one parameter per property.
+    const pattern = `^${f.restName}\\.[a-z][a-z0-9_]{0,39}(\\[(gte|lte|gt|lt)\\])?$`;
+    return { name: f.restName, in: 'query', required: false, style: 'form', explode: true, description: f.description, schema: { type: 'object', patternProperties: { [pattern]: { type: 'string' } }, additionalProperties: false } };
+  }
+  // A list with custom fields also sorts by one (`sort=-cf.tonnage`).
+  if (f.valuesFor && prefixed) return { name: f.restName, in: 'query', required: false, description: `${f.description}; or ${prefixed.restName}.<key> of a custom field`, schema: { anyOf: [{ type: 'string', enum: f.valuesFor(output) }, { type: 'string', pattern: `^-?${prefixed.restName}\\.[a-z][a-z0-9_]{0,39}$` }] } };
+  // A field whose values depend on the route's records (`sort`: that resource's sortable fields).
+  if (f.valuesFor) return { name: f.restName, in: 'query', required: false, description: f.description, schema: { type: 'string', enum: f.valuesFor(output) } };
+  if (f.kind === 'enum' && f.list) {
+    const values = Object.values(f.enum!);
+    return {
+      name: f.restName,
+      in: 'query',
+      required: false,
+      style: 'form',
+      explode: false,
+      description: `one value or a comma-separated list of: ${values.join(', ')} (case-insensitive)`,
+      schema: { type: 'array', items: { type: 'string', enum: values } },
+    };
+  }
+  const schema = scalarSchema(f);
+  const description = f.restName === 'limit' ? 'page size, default 50; above 100 it is 100' : f.restName === 'page' ? 'page number, default 1' : f.description;
+  return { name: f.restName, in: 'query', required: false, schema, ...(description ? { description } : {}) };
 }

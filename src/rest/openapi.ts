@@ -1,9 +1,13 @@
 import path from 'node:path';
 import express, { Router } from 'express';
-import { FieldMeta, restFieldsOf } from '../schema/fields';
-import { ERROR_CODES } from '../errors/app-error';
-import { errorResponses, HEADERS, operationId, successHeaders, tagOf } from './openapi-operations';
-import { register, scalarSchema, Schema, Schemas, withEmbeds } from './openapi-schemas';
+import { restFieldsOf } from '../schema/fields';
+import { errorResponses, HEADERS, operationId, routeErrorCodes, successHeaders } from './openapi-operations';
+import { documentFilePaths } from './openapi-files';
+import { tagOf, tagsOf } from './openapi-tags';
+import { operationDescription } from './openapi-descriptions';
+import { scopeList } from '../auth/require-scope';
+import { queryParameter, register, Schema, Schemas, withEmbeds } from './openapi-schemas';
+import { streamPaths, streamTags } from './openapi-streams';
 import { Pagination } from '../schema/pagination';
 import { carriesEtag, takesIfMatch } from './preconditions';
 import { EVENT_TYPES } from '../modules/event/event.catalogue';
@@ -14,56 +18,20 @@ import type { RouteDef } from './route';
 // field declarations that validate and shape requests. A test holds every response the suite
 // receives against it (test/helpers/openapi-check.ts).
 
-const errorBody: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['success', 'data', 'error'],
-  properties: {
-    success: { const: false },
-    data: { type: 'null' },
-    error: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', enum: [...ERROR_CODES] },
-        message: { type: 'string' },
-        details: {
-          type: 'array',
-          items: { type: 'object', additionalProperties: false, required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
-  },
-};
-
-/** A query parameter: enum lists are arrays sent comma-separated (style form, explode false). */
-function queryParameter(f: FieldMeta, output: Function): Schema {
-  // A field whose values depend on the route's records (`sort`: that resource's sortable fields).
-  if (f.valuesFor) return { name: f.restName, in: 'query', required: false, description: f.description, schema: { type: 'string', enum: f.valuesFor(output) } };
-  if (f.kind === 'enum' && f.list) {
-    const values = Object.values(f.enum!);
-    return {
-      name: f.restName,
-      in: 'query',
-      required: false,
-      style: 'form',
-      explode: false,
-      description: `one value or a comma-separated list of: ${values.join(', ')} (case-insensitive)`,
-      schema: { type: 'array', items: { type: 'string', enum: values } },
-    };
-  }
-  const schema = scalarSchema(f);
-  const description = f.restName === 'limit' ? 'page size, default 50; above 100 it is 100' : f.restName === 'page' ? 'page number, default 1' : f.description;
-  return { name: f.restName, in: 'query', required: false, schema, ...(description ? { description } : {}) };
-}
-
 // Path ids that are not UUIDs.
-const PATH_IDS: Record<string, Schema> = { event_id: { type: 'string', pattern: '^evt_[0-9a-z]+$' } };
+const PATH_IDS: Record<string, Schema> = {
+  event_id: { type: 'string', pattern: '^evt_[0-9a-z]+$' },
+  // An external id (docs/custom-fields.md): the other system's name and its id of the record.
+  source: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$', description: 'The other system' },
+  id: { type: 'string', minLength: 1, maxLength: 255, description: "The record's id in the other system" },
+};
 
 function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
   const params: Schema[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: PATH_IDS[m[1]] ?? { type: 'string', format: 'uuid' } }));
-  if (r.query) for (const f of restFieldsOf(r.query).filter((x) => x.io === 'in')) params.push(queryParameter(f, r.output));
+  if (r.query) {
+    const fields = restFieldsOf(r.query).filter((x) => x.io === 'in');
+    for (const f of fields) params.push(queryParameter(f, r.output, fields.find((x) => x.prefixed)));
+  }
   const conditional = !!takesIfMatch(r, table);
   if (conditional) params.push({ name: 'If-Match', in: 'header', required: false, description: 'Strong ETag(s) of the record as last read, or *; a stale one is 412 and changes nothing', schema: { type: 'string' } });
   const notModified = r.method === 'GET' && carriesEtag(r, table);
@@ -76,20 +44,27 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
   const data: Schema = r.plural
     ? { type: 'object', additionalProperties: false, required: [r.plural, 'pagination'], properties: { [r.plural]: { type: 'array', items: item }, pagination: register(Pagination, 'out', schemas) } }
     : item;
+  const codes = routeErrorCodes(r, conditional);
   const op: Schema = {
     tags: [tagOf(r)],
     summary: r.summary,
+    // The route's scope, as the router checks it (docs/people-and-access.md).
+    description: `Needs ${scopeList(r.scope).join(' and ')}. ${operationDescription(r, table, { etag: carriesEtag(r, table), conditional, codes })}`,
+    'x-required-scope': scopeList(r.scope).join(' '),
     operationId: operationId(r),
     security: [{ bearer: [] }],
     parameters: params,
     responses: {
-      '200': {
-        description: 'Success',
+      [String(r.status ?? 200)]: {
+        description: r.status === 202 ? 'Accepted: the work goes on in the background' : 'Success',
         headers: successHeaders(r, carriesEtag(r, table)),
         content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } } } },
       },
+      ...(r.upsert
+        ? { '201': { description: 'Created: no record had this external id', headers: successHeaders(r, carriesEtag(r, table)), content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } } } } } }
+        : {}),
       ...(notModified ? { '304': { description: 'Not modified: If-None-Match holds the current ETag', headers: successHeaders(r, true) } } : {}),
-      ...errorResponses(r, conditional),
+      ...errorResponses(codes, schemas),
     },
   };
   if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: register(r.body, 'in', schemas) } } };
@@ -109,15 +84,26 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
     op.responses = {
       '200': { description: 'The file', headers: successHeaders(r, true), content: { [r.file]: { schema: { type: 'string', format: 'binary' } } } },
       '304': { description: 'Not modified: If-None-Match holds the current ETag', headers: successHeaders(r, true) },
-      ...errorResponses(r, conditional),
+      ...errorResponses(codes, schemas),
     };
     delete schemas[r.output.name];
+  }
+  if (r.stream) {
+    const jsonAnswer = { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } };
+    // A streamed attachment (an export): one content type per format.
+    const headers = { ...successHeaders(r, false), 'Content-Disposition': { description: 'attachment; filename="<plural>-<date>.<format>"', schema: { type: 'string' } } };
+    op.responses = {
+      '200': { description: 'The file, streamed', headers, content: Object.fromEntries(Object.values(r.stream).map((t) => [t.split(';')[0], { schema: t === 'application/json' ? jsonAnswer : { type: 'string' } }])) },
+      ...errorResponses(codes, schemas),
+    };
+    // An export's records' schema is the list's (export rows come first in the table: the list registers it again).
+    if (!Object.values(r.stream).includes('application/json')) delete schemas[r.output.name];
   }
   return op;
 }
 
 export function openApiDocument(routes: RouteDef[]): Schema {
-  const schemas: Schemas = { Error: errorBody };
+  const schemas: Schemas = {};
   const paths: Record<string, Record<string, Schema>> = {};
   const ids = new Set<string>();
   for (const r of routes) {
@@ -126,28 +112,39 @@ export function openApiDocument(routes: RouteDef[]): Schema {
     ids.add(op.operationId as string);
     (paths['/api/v1' + r.path.replace(/:(\w+)/g, '{$1}')] ??= {})[r.method.toLowerCase()] = op;
   }
-  const tags = [...new Set(routes.map(tagOf))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Field-Service CRM API',
       version: '1.0.0',
       description: 'REST surface of field-service-crm. Every response is an envelope {success, data}; errors carry {code, message, details}. See the README for the rules.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
-    tags,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'fsk_ + 40 base62 characters' } }, headers: HEADERS, schemas },
-    paths,
+    tags: [...tagsOf(routes), ...streamTags(tagsOf(routes))],
+    components: { securitySchemes: SECURITY_SCHEMES, headers: HEADERS, schemas },
+    paths: { ...paths, ...documentFilePaths(schemas), ...streamPaths(schemas) },
     webhooks: webhookOperations(register(Event, 'out', schemas)),
   };
 }
+
+const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'An API key: fsk_ + 40 base62 characters' },
+  // What a webhook endpoint checks before it trusts a request (docs/webhooks.md).
+  webhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      "Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's secret (during a secret rotation the old secret's follows, space-separated). Verify it, and that webhook-timestamp is recent, before trusting the body.",
+  },
+};
 
 /** OpenAPI 3.1 `webhooks`: what an endpoint receives, one entry per event type (docs/webhooks.md). */
 function webhookOperations(event: Schema): Record<string, Schema> {
   const headers = [
     ['webhook-id', 'The event id, the same on every attempt'],
     ['webhook-timestamp', 'The attempt time, Unix seconds'],
-    ['webhook-signature', 'v1,<base64 HMAC-SHA256 of id.timestamp.body>; during a secret rotation the old secret\'s follows, space-separated'],
   ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
   const types = [...EVENT_TYPES, { type: 'webhook.test', description: 'Sent by POST /api/v1/webhook_endpoints/{uuid}/test (data: {endpoint_uuid})' }];
   return Object.fromEntries(
@@ -156,7 +153,9 @@ function webhookOperations(event: Schema): Record<string, Schema> {
       {
         post: {
           summary: t.description,
+          description: `${t.type === 'webhook.test' ? 'What the endpoint under test receives' : `What an endpoint whose event_types select ${t.type} receives`}: the event as the feed shows it, signed with the endpoint's secret (webhook-signature over webhook-id, webhook-timestamp and the body). Answer 2xx within 15 s; anything else is retried.`,
           operationId: `webhook${t.type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+          security: [{ webhookSignature: [] }],
           parameters: headers,
           requestBody: { required: true, content: { 'application/json': { schema: event } } },
           responses: { '2XX': { description: 'Received: any 2xx within 15 s is success; anything else is retried' } },

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { RequestContext } from '../data/context';
 import { isUuid } from '../domain/values';
 import { AppError } from '../errors/app-error';
 import type { RouteDef } from './route';
+import { reachWhere } from '../data/reach';
 
 // ETag and If-Match (docs/conventions.md "Conditional requests"). The ETag of a record is a strong
 // tag over its REST representation (`data` as GET shows it), the same whatever the content
@@ -43,10 +44,9 @@ export function sendTagged(res: Response, data: unknown): void {
  * representation is read and compared, and only then is the route called; a concurrent update
  * waits for the lock, so no stale write can slip in between the check and the write.
  */
-export async function underIfMatch<T>(ctx: RequestContext, req: Request, route: RouteDef, getTwin: RouteDef, current: () => Promise<unknown>, run: () => Promise<T>): Promise<T> {
-  const header = req.header('if-match')!;
+export async function underIfMatch<T>(ctx: RequestContext, header: string, params: Record<string, string>, route: RouteDef, getTwin: RouteDef, current: () => Promise<unknown>, run: () => Promise<T>): Promise<T> {
   return ctx.em.transactional(async () => {
-    await lockRecord(ctx, route, getTwin, req.params as Record<string, string>);
+    await lockRecord(ctx, route, getTwin, params);
     const tag = etagOf(await current());
     if (!ifMatchHolds(header, tag)) throw new AppError('PRECONDITION_FAILED', 'If-Match does not match the current ETag of the record: read it again');
     return run();
@@ -54,7 +54,7 @@ export async function underIfMatch<T>(ctx: RequestContext, req: Request, route: 
 }
 
 async function lockRecord(ctx: RequestContext, route: RouteDef, getTwin: RouteDef, params: Record<string, string>): Promise<void> {
-  if (route.lock) return route.lock(ctx);
+  if (route.lock) return route.lock(ctx, params);
   // By default: the row of the GET twin's entity named by the last path parameter.
   const meta = ctx.em.getMetadata().find(getTwin.output.name);
   const id = Object.values(params).pop();
@@ -62,9 +62,11 @@ async function lockRecord(ctx: RequestContext, route: RouteDef, getTwin: RouteDe
   const pk = meta.properties[meta.primaryKeys[0]].fieldNames[0];
   const company = meta.properties.company?.fieldNames[0];
   const where = company ? ` and "${company}" = ?` : '';
+  // A technician locks only a row in their reach (src/data/reach.ts).
+  const reach = reachWhere(ctx, meta.tableName, null);
   await ctx.em.getConnection().execute(
-    `select 1 from "${meta.tableName}" where "${pk}" = ?${where} for update`,
-    company ? [id.toLowerCase(), ctx.companyId] : [id.toLowerCase()],
+    `select 1 from "${meta.tableName}" where "${pk}" = ?${where}${reach ? ` and ${reach.sql}` : ''} for update`,
+    [...(company ? [id.toLowerCase(), ctx.companyId] : [id.toLowerCase()]), ...(reach?.params ?? [])],
     'all',
     ctx.em.getTransactionContext(),
   );
@@ -77,7 +79,7 @@ export function singleGetOf(route: RouteDef, table: RouteDef[]): RouteDef | unde
 
 /** Responses that show the record as its GET does carry its ETag: single GETs, and PUTs returning the same. */
 export function carriesEtag(route: RouteDef, table: RouteDef[]): boolean {
-  if (route.plural || route.page) return false;
+  if (route.plural || route.page || route.stream) return false;
   if (route.method === 'GET') return true;
   const single = singleGetOf(route, table);
   return route.method === 'PUT' && single?.output === route.output && single?.embed === route.embed;

@@ -1,69 +1,14 @@
 import 'reflect-metadata';
 import { Field, Float, Int } from 'type-graphql';
+import type { FieldKind, FieldMeta, FieldOptions } from './field-types';
 import { validatorsFor } from './validators';
 import { DateScalar, DateTimeScalar, JSONScalar, UUIDScalar } from './scalars';
 
 // One decorator declares a field for both surfaces: its GraphQL field (the property name) and its
 // REST name, declared rather than computed (docs/conventions.md). Validation, REST case mapping and the
-// OpenAPI document are all driven by this metadata.
+// OpenAPI document are all driven by this metadata (its types: ./field-types.ts).
 
-export type FieldKind =
-  | 'string' // trimmed, at most 255 characters
-  | 'text' // notes and descriptions: at most 10,000 characters
-  | 'uuid'
-  | 'int'
-  | 'number'
-  | 'money' // ≥ 0, two decimals, in whole dollars on the wire
-  | 'boolean'
-  | 'date' // YYYY-MM-DD
-  | 'datetime' // RFC 3339 in, ISO UTC out
-  | 'time' // HH:MM
-  | 'json'
-  | 'enum'
-  | 'phone'
-  | 'email'
-  | 'object'; // a nested class
-
-export interface FieldOptions {
-  /** May be null (outputs) / may be sent as null (inputs). */
-  nullable?: boolean;
-  /** Must be present in an input. */
-  required?: boolean;
-  list?: boolean;
-  enum?: Record<string, string>;
-  /** Nested class for kind 'object'. */
-  type?: () => Function;
-  description?: string;
-  /** Only on GraphQL (relations resolved there) or only on REST. */
-  graphql?: boolean;
-  rest?: boolean;
-  /** JSON: object only (default) or any JSON value. */
-  jsonArray?: boolean;
-  /** Normalisation applied to a string after trimming (e.g. upper-casing a state code). */
-  transform?: (value: string) => string;
-  /** Extra validation run after the type checks; returns an error message or null. */
-  check?: (value: any, input: any) => string | null;
-  /** Default documented in OpenAPI. */
-  default?: unknown;
-  min?: number;
-  max?: number;
-  /** A query field whose values depend on the listed entity (a list's `sort`): its enum in the OpenAPI document. */
-  valuesFor?: (entity: Function) => string[];
-  /**
-   * An output field computed by a getter: the properties of the record it reads (columns,
-   * many-to-one relations, or other fields with declared reads). A GraphQL list reads only the
-   * columns its selected fields declare (src/graphql/prefetch.ts); an entity with a computed field
-   * that declares none is read whole. test/graphql/prefetch.test.ts holds the declarations to the getters.
-   */
-  reads?: readonly string[];
-}
-
-export interface FieldMeta extends FieldOptions {
-  prop: string;
-  restName: string;
-  kind: FieldKind;
-  io: 'in' | 'out';
-}
+export type { FieldKind, FieldMeta, FieldOptions } from './field-types';
 
 const registry = new Map<Function, FieldMeta[]>();
 const TRAILING = new Set(['createdAt', 'updatedAt', 'deletedAt']);
@@ -105,6 +50,7 @@ export function graphqlType(meta: FieldMeta): () => any {
     case 'time':
     case 'phone':
     case 'email':
+    case 'url':
       return () => String;
     case 'uuid':
       return () => UUIDScalar;

@@ -51,7 +51,7 @@ async function collect(input: any, naming: Naming, prefix: string): Promise<Erro
       bad.add(meta.prop);
       continue;
     }
-    if (typeof value === 'string' && ['string', 'text', 'phone', 'email', 'time', 'uuid', 'date', 'enum'].includes(meta.kind)) {
+    if (typeof value === 'string' && ['string', 'text', 'phone', 'email', 'url', 'time', 'uuid', 'date', 'enum'].includes(meta.kind)) {
       const n = normalizeString(meta, value);
       if (n instanceof Error) {
         fail(meta, n.message);

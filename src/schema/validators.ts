@@ -1,7 +1,7 @@
 import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { MAX_CENTS, toCents } from '../domain/money';
-import type { FieldMeta } from './fields';
-import { isDateOnly, isEmail, isPlainObject, isTime, isUuid } from '../domain/values';
+import type { FieldMeta } from './field-types';
+import { isDateOnly, isEmail, isHttpUrl, isPlainObject, isTime, isUuid } from '../domain/values';
 
 // The class-validator decorators that InputField (src/schema/fields.ts) puts on every input class:
 // types and formats by field kind. Presence and normalisation are in src/schema/validation.ts.
@@ -29,6 +29,8 @@ export function validatorsFor(meta: FieldMeta): PropertyDecorator[] {
       return [IsString(msg('must be a string')), MaxLength(STRING_MAX[meta.kind]!, msg(`must be at most ${STRING_MAX[meta.kind]} characters`))];
     case 'email':
       return [rule('isEmailAddress', 'must be a valid email address', (v) => typeof v === 'string' && isEmail(v))];
+    case 'url':
+      return [rule('isHttpUrl', 'must be an absolute http:// or https:// URL of at most 2000 characters', (v) => typeof v === 'string' && isHttpUrl(v))];
     case 'time':
       return [rule('isTime', 'must be a time HH:MM (24-hour)', isTime)];
     case 'uuid':
@@ -52,7 +54,7 @@ export function validatorsFor(meta: FieldMeta): PropertyDecorator[] {
     case 'json':
       return [
         rule('isJson', meta.jsonArray ? 'must be a JSON object or array' : 'must be a JSON object', (v) =>
-          meta.jsonArray ? typeof v === 'object' && v !== null : isPlainObject(v),
+          meta.jsonAny ? v !== undefined : meta.jsonArray ? typeof v === 'object' && v !== null : isPlainObject(v),
         ),
         rule('jsonSize', 'must be at most 64 KiB of JSON', (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= JSON_MAX_BYTES),
         // PostgreSQL cannot store U+0000 in json text: refused like in any other string.

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { PhotoStorage } from './storage';
+import type { PhotoStorage } from './photo-storage';
 
 // Keys are made by newPhotoKey; anything else is refused before touching the disk.
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(jpg|png|webp|gif|heic|heif)$/;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config';
-import type { PhotoStorage } from './storage';
+import type { PhotoStorage } from './photo-storage';
 
 /** Photos in any S3-compatible store; links are presigned GET URLs. */
 export class S3Storage implements PhotoStorage {

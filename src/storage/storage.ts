@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config';
+import type { PhotoStorage } from './photo-storage';
 import { LocalDiskStorage } from './local';
 import { photoSecret } from './photo-secret';
-import { S3Storage } from './s3';
 
-export type StorageBackend = 'local' | 's3';
-
-/** Where photo bytes live. Keys are made by the server (never from client file names). */
-export interface PhotoStorage {
-  readonly backend: StorageBackend;
-  /** Moves a checked, staged file into storage, streaming it (never whole in memory). */
-  putFile(key: string, stagedPath: string, size: number, contentType: string): Promise<void>;
-  remove(key: string): Promise<void>;
-  /** An absolute, expiring link for reading the file. */
-  signedUrl(key: string, baseUrl: string): Promise<string>;
-}
+export type { PhotoStorage, StorageBackend } from './photo-storage';
 
 let current: { config: Config; storage: PhotoStorage; local: LocalDiskStorage } | undefined;
 
 /** Builds the configured backend; createApp calls it once. */
 export function configurePhotoStorage(config: Config): void {
   const local = new LocalDiskStorage(path.join(config.dataDir, 'photos'), photoSecret(config), config.photoUrlTtlSeconds);
-  const storage = config.photoStorage === 's3' ? new S3Storage(config) : local;
+  // The AWS SDK loads only when S3 is configured.
+  const storage = config.photoStorage === 's3' ? new (require('./s3') as typeof import('./s3')).S3Storage(config) : local;
   current = { config, storage, local };
 }
 

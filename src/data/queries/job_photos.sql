@@ -53,7 +53,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "job_photos" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -68,7 +68,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "job_photos" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent"), json_build_array((select json_build_array(("r0"."id")::text, ("r0"."company_uuid")::text, ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."email")::text, "r0"."created_at", "r0"."updated_at") from "users" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."id" = e."user_id")))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent"), json_build_array((select json_build_array(("r0"."id")::text, ("r0"."company_uuid")::text, ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."role")::text, "r0"."active", "r0"."created_at", "r0"."updated_at") from "users" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."id" = e."user_id")))
         order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -76,6 +76,77 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
       where e."company_uuid" = ? and e."deleted_at" is null
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "p";
+
+-- a technician's list: a page of the live rows in their reach (reach.ts), and their total, counted
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "job_photos" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."job_uuid" = any(array(
+      select "rj"."job_uuid"
+        from "job_reach" as "rj"
+        where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent")
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "job_photos" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."job_uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid))
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's list with its job, in their reach too
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "job_photos" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."job_uuid" = any(array(
+      select "rj"."job_uuid"
+        from "job_reach" as "rj"
+        where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."user_id")::text, ("e"."storage_key")::text, ("e"."storage_backend")::text, ("e"."photo_type")::text, ("e"."file_name")::text, "e"."file_size", ("e"."mime_type")::text, "e"."taken_at", "e"."customer_email_sent"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "r0"."uuid" = e."job_uuid")))
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "job_photos" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."job_uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid))
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's load by uuid, in their reach (the loaders; the keys one array, then the reach's)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
+  from "job_photos" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."job_uuid" = any(array(
+    select "rj"."job_uuid"
+      from "job_reach" as "rj"
+      where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid));
+
+-- a technician's read of one live record by uuid, in their reach (readActive)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
+  from "job_photos" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."job_uuid" = any(array(
+    select "rj"."job_uuid"
+      from "job_reach" as "rj"
+      where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
+-- a technician's load of the live rows by job, in their reach (relation lists)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
+  from "job_photos" as e
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."job_uuid" = any(array(
+    select "rj"."job_uuid"
+      from "job_reach" as "rj"
+      where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
+-- a technician's load of the live rows by user, in their reach (relation lists)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"
+  from "job_photos" as e
+  where e."company_uuid" = ? and e."user_id" = any(?::uuid[]) and e."job_uuid" = any(array(
+    select "rj"."job_uuid"
+      from "job_reach" as "rj"
+      where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
 
 -- load by uuid (the loaders; the keys one array)
 select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."user_id", e."storage_key", e."storage_backend", e."photo_type", e."file_name", e."file_size", e."mime_type", e."taken_at", e."customer_email_sent"

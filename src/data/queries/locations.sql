@@ -6,7 +6,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -20,7 +20,7 @@ select (
   select coalesce(sum(kc.all_rows), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -35,7 +35,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "locations" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -49,7 +49,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", "kv"."changes"::text as "changes", (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from "locations" as e
     where e."uuid" = any(array((select e."uuid" from "locations" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" = ?::bigint and (e."created_at", e."uuid") <= (?::timestamptz(3), ?::uuid) order by e."created_at" desc, e."uuid" desc limit ? offset ?) union all (select e."uuid" from "locations" as e where (e."company_uuid" = ? and e."deleted_at" is null) and "kv"."changes" is distinct from ?::bigint order by e."created_at" desc, e."uuid" desc limit ? offset ?)))) as "rows"
@@ -63,7 +63,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."company_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."customer_type")::text, "r0"."is_vip", ("r0"."physical_address1")::text, ("r0"."physical_address2")::text, ("r0"."physical_city")::text, ("r0"."physical_state")::text, ("r0"."physical_zip")::text, ("r0"."billing_address1")::text, ("r0"."billing_address2")::text, ("r0"."billing_city")::text, ("r0"."billing_state")::text, ("r0"."billing_zip")::text, ("r0"."primary_service_location_uuid")::text, ("r0"."notes")::text, "r0"."internal_flags", ("r0"."on_my_way_notify_via")::text) order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."primary_service_location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."company_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."customer_type")::text, "r0"."is_vip", ("r0"."physical_address1")::text, ("r0"."physical_address2")::text, ("r0"."physical_city")::text, ("r0"."physical_state")::text, ("r0"."physical_zip")::text, ("r0"."billing_address1")::text, ("r0"."billing_address2")::text, ("r0"."billing_city")::text, ("r0"."billing_state")::text, ("r0"."billing_zip")::text, ("r0"."primary_service_location_uuid")::text, ("r0"."notes")::text, "r0"."internal_flags", ("r0"."on_my_way_notify_via")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."primary_service_location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -77,7 +77,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."estimate_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."template_uuid")::text, ("r0"."location_uuid")::text, ("r0"."created_by_user_id")::text, ("r0"."status")::text, ("r0"."template_name")::text, ("r0"."pricing_type")::text, ("r0"."selected_tier")::text, ("r0"."base_amount")::text, ("r0"."addons_amount")::text, ("r0"."tax_amount")::text, ("r0"."total_amount")::text, ("r0"."quantity")::text, "r0"."selected_addons", "r0"."adjustments", "r0"."pricing_snapshot", ("r0"."service_description")::text, ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, ("r0"."response_notes")::text, "r0"."expires_at", "r0"."acceptance", "r0"."responded_at") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "estimates" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."estimate_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."template_uuid")::text, ("r0"."location_uuid")::text, ("r0"."created_by_user_id")::text, ("r0"."status")::text, ("r0"."template_name")::text, ("r0"."pricing_type")::text, ("r0"."selected_tier")::text, ("r0"."base_amount")::text, ("r0"."addons_amount")::text, ("r0"."tax_amount")::text, ("r0"."total_amount")::text, ("r0"."quantity")::text, "r0"."selected_addons", "r0"."adjustments", "r0"."pricing_snapshot", ("r0"."service_description")::text, ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, ("r0"."response_notes")::text, "r0"."expires_at", "r0"."acceptance", "r0"."responded_at", "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "estimates" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -91,7 +91,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."invoice_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."estimate_uuid")::text, ("r0"."location_uuid")::text, ("r0"."invoice_type")::text, ("r0"."progress_percentage")::text, ("r0"."issue_date")::text, ("r0"."due_date")::text, ("r0"."subtotal")::text, ("r0"."tax_amount")::text, ("r0"."discount_amount")::text, ("r0"."total_amount")::text, ("r0"."paid_amount")::text, ("r0"."balance_amount")::text, "r0"."line_items", ("r0"."notes")::text, ("r0"."terms")::text, ("r0"."internal_notes")::text, ("r0"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text) order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "invoices" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."invoice_number")::text, ("r0"."customer_uuid")::text, ("r0"."job_uuid")::text, ("r0"."estimate_uuid")::text, ("r0"."location_uuid")::text, ("r0"."recurring_invoice_uuid")::text, ("r0"."invoice_type")::text, ("r0"."progress_percentage")::text, ("r0"."issue_date")::text, ("r0"."due_date")::text, ("r0"."subtotal")::text, ("r0"."tax_amount")::text, ("r0"."discount_amount")::text, ("r0"."total_amount")::text, ("r0"."paid_amount")::text, ("r0"."balance_amount")::text, "r0"."line_items", ("r0"."notes")::text, ("r0"."terms")::text, ("r0"."internal_notes")::text, ("r0"."status")::text, ((select (now() at time zone coalesce((select l.timezone from locations l where l.company_uuid = "co".company_uuid and l.is_primary and l.deleted_at is null limit 1), 'America/New_York'))::date::text from (select ?::uuid as "company_uuid") as "co"))::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "invoices" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -105,7 +105,7 @@ select (
   select coalesce(sum(kc.live), 0)::bigint
     from kept_counts as kc
     where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text) order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
         order by e."created_at" desc, e."uuid" desc), '[]'::json)
     from (
     select *
@@ -114,13 +114,98 @@ select (
       order by e."created_at" desc, e."uuid" desc
       limit ? offset ?) as e) as "rows";
 
+-- list with its recurring_invoices by location
+select (
+  select coalesce(sum(kc.live), 0)::bigint
+    from kept_counts as kc
+    where kc.company_uuid = ?::uuid and kc.table_name = 'locations') as "total", (
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."job_uuid")::text, ("r0"."rrule")::text, ("r0"."starts_on")::text, ("r0"."timezone")::text, "r0"."line_items", ("r0"."discount_amount")::text, ("r0"."notes")::text, ("r0"."terms")::text, "r0"."due_days", "r0"."auto_send", ("r0"."status")::text, ("r0"."next_issue_date")::text, "r0"."last_issued_at", "r0"."invoices_count") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "recurring_invoices" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+        order by e."created_at" desc, e."uuid" desc), '[]'::json)
+    from (
+    select *
+      from "locations" as e
+      where e."company_uuid" = ? and e."deleted_at" is null
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "rows";
+
+-- a technician's list: a page of the live rows in their reach (reach.ts), and their total, counted
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "locations" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rl"."location_uuid"
+        from "jobs" as "rl"
+        where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "locations" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rl"."location_uuid" from "jobs" as "rl" where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's list with its customers by primaryServiceLocation, in their reach too
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "locations" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rl"."location_uuid"
+        from "jobs" as "rl"
+        where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."first_name")::text, ("r0"."last_name")::text, ("r0"."company_name")::text, ("r0"."email")::text, ("r0"."phone")::text, ("r0"."customer_type")::text, "r0"."is_vip", ("r0"."physical_address1")::text, ("r0"."physical_address2")::text, ("r0"."physical_city")::text, ("r0"."physical_state")::text, ("r0"."physical_zip")::text, ("r0"."billing_address1")::text, ("r0"."billing_address2")::text, ("r0"."billing_city")::text, ("r0"."billing_state")::text, ("r0"."billing_zip")::text, ("r0"."primary_service_location_uuid")::text, ("r0"."notes")::text, "r0"."internal_flags", ("r0"."on_my_way_notify_via")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = any(array(select "rc"."customer_uuid" from "jobs" as "rc" where "rc"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)))) and "r0"."primary_service_location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "locations" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rl"."location_uuid" from "jobs" as "rl" where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's list with its jobs by location, in their reach too
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "locations" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rl"."location_uuid"
+        from "jobs" as "rl"
+        where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."name")::text, ("e"."location_code")::text, ("e"."address1")::text, ("e"."address2")::text, ("e"."city")::text, ("e"."state")::text, ("e"."zip")::text, ("e"."phone")::text, ("e"."timezone")::text, "e"."business_hours", "e"."default_tax_rules", "e"."service_types_offered", ("e"."default_pricing_set_uuid")::text, "e"."is_primary", "e"."is_active", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select coalesce(json_agg(json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") order by "r0"."created_at" desc, "r0"."uuid" desc), '[]'::json) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "r0"."location_uuid" = e."uuid" and "r0"."deleted_at" is null)))
+        order by e."created_at" desc, e."uuid" desc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "locations" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rl"."location_uuid" from "jobs" as "rl" where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null))
+      order by e."created_at" desc, e."uuid" desc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's load by uuid, in their reach (the loaders; the keys one array, then the reach's)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active", e."custom_fields", e."custom_fields_hidden", e."external_ids"
+  from "locations" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."uuid" = any(array(
+    select "rl"."location_uuid"
+      from "jobs" as "rl"
+      where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null));
+
+-- a technician's read of one live record by uuid, in their reach (readActive)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active", e."custom_fields", e."custom_fields_hidden", e."external_ids"
+  from "locations" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."uuid" = any(array(
+    select "rl"."location_uuid"
+      from "jobs" as "rl"
+      where "rl"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "rl"."location_uuid" is not null)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load by uuid (the loaders; the keys one array)
-select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active"
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active", e."custom_fields", e."custom_fields_hidden", e."external_ids"
   from "locations" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
 -- read one live record by uuid (readActive, GET of one record; the key a one-element array)
-select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active"
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."name", e."location_code", e."address1", e."address2", e."city", e."state", e."zip", e."phone", e."timezone", e."business_hours", e."default_tax_rules", e."service_types_offered", e."default_pricing_set_uuid", e."is_primary", e."is_active", e."custom_fields", e."custom_fields_hidden", e."external_ids"
   from "locations" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -7,7 +7,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "visits" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -22,7 +22,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "visits" as e
     where e."company_uuid" = ?) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -40,7 +40,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
         from "visit_assignments" as a
         where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -55,7 +55,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "visits" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at")
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from "visits" as e
     where e."uuid" = any(array(
@@ -71,7 +71,7 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
     from "visits" as e
     where e."company_uuid" = ? and e."deleted_at" is null) end as "total", "p"."rows"
   from (
-  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text) from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."job_uuid")))
         order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
     from (
     select *
@@ -80,19 +80,102 @@ select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + 
       order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
       limit ? offset ?) as e) as "p";
 
+-- a technician's list: a page of the live rows in their reach (reach.ts), and their total, counted
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "visits" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rva"."visit_uuid"
+        from "visit_assignments" as "rva"
+        where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "visits" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rva"."visit_uuid" from "visit_assignments" as "rva" where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid))
+      order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's list with its job, in their reach too
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "visits" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rva"."visit_uuid"
+        from "visit_assignments" as "rva"
+        where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids"), json_build_array((select json_build_array(("r0"."uuid")::text, ("r0"."company_uuid")::text, "r0"."created_at", "r0"."updated_at", "r0"."deleted_at", ("r0"."job_number")::text, ("r0"."customer_uuid")::text, ("r0"."location_uuid")::text, ("r0"."assigned_to_user_id")::text, ("r0"."title")::text, ("r0"."description")::text, ("r0"."status")::text, ("r0"."priority")::text, "r0"."is_urgent", "r0"."is_emergency", ("r0"."service_address1")::text, ("r0"."service_address2")::text, ("r0"."service_city")::text, ("r0"."service_state")::text, ("r0"."service_zip")::text, ("r0"."estimated_amount")::text, ("r0"."actual_amount")::text, ("r0"."scheduled_date")::text, ("r0"."scheduled_time_start")::text, ("r0"."scheduled_time_end")::text, "r0"."started_at", "r0"."completed_at", "r0"."invoiced_at", "r0"."paid_at", ("r0"."internal_notes")::text, ("r0"."customer_notes")::text, "r0"."custom_fields", "r0"."custom_fields_hidden", "r0"."external_ids", "r0"."tags") from "jobs" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = any(array(select "rj"."job_uuid" from "job_reach" as "rj" where "rj"."company_uuid" = ?::uuid and "rj"."user_id" = ?::uuid)) and "r0"."uuid" = e."job_uuid")))
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "visits" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rva"."visit_uuid" from "visit_assignments" as "rva" where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid))
+      order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's list, a user's visits in a range (the calendar: user_id, from, to)
+select case when "p"."n" < ?::int and ("p"."n" > 0 or ?::int = 0) then ?::int + "p"."n" else (
+  select count(*)
+    from "visits" as e
+    where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(
+      select "rva"."visit_uuid"
+        from "visit_assignments" as "rva"
+        where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid)) and (e."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')) and (e."uuid" in (
+      select a."visit_uuid"
+        from "visit_assignments" as a
+        where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))) end as "total", "p"."rows"
+  from (
+  select coalesce(json_agg(json_build_array(("e"."uuid")::text, ("e"."company_uuid")::text, "e"."created_at", "e"."updated_at", "e"."deleted_at", ("e"."job_uuid")::text, ("e"."title")::text, ("e"."instructions")::text, ("e"."status")::text, "e"."starts_at", "e"."ends_at", "e"."all_day", ("e"."visit_date")::text, "e"."assigned_user_ids", "e"."completed_at", ("e"."schedule_uuid")::text, ("e"."occurrence_date")::text, "e"."schedule_exception", "e"."schedule_conflicts", "e"."custom_fields", "e"."custom_fields_hidden", "e"."external_ids")
+        order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc), '[]'::json) as "rows", count(*)::int as "n"
+    from (
+    select *
+      from "visits" as e
+      where e."company_uuid" = ? and e."deleted_at" is null and e."uuid" = any(array(select "rva"."visit_uuid" from "visit_assignments" as "rva" where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid)) and (e."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')) and (e."uuid" in (select a."visit_uuid" from "visit_assignments" as a where a.company_uuid = ? and a."user_id" = ? and a."period" && tstzrange(?::timestamptz, ?::timestamptz, '[)')))
+      order by e."starts_at" asc nulls last, e."created_at" asc, e."uuid" asc
+      limit ? offset ?) as e) as "p";
+
+-- a technician's load by uuid, in their reach (the loaders; the keys one array, then the reach's)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
+  from "visits" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."uuid" = any(array(
+    select "rva"."visit_uuid"
+      from "visit_assignments" as "rva"
+      where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid));
+
+-- a technician's read of one live record by uuid, in their reach (readActive)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
+  from "visits" as e
+  where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."uuid" = any(array(
+    select "rva"."visit_uuid"
+      from "visit_assignments" as "rva"
+      where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
+-- a technician's load of the live rows by job, in their reach (relation lists)
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
+  from "visits" as e
+  where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."uuid" = any(array(
+    select "rva"."visit_uuid"
+      from "visit_assignments" as "rva"
+      where "rva"."company_uuid" = ?::uuid and "rva"."user_id" = ?::uuid)) and e."deleted_at" is null
+  order by e."created_at" desc, e."uuid" desc;
+
 -- load by uuid (the loaders; the keys one array)
-select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
   from "visits" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]);
 
 -- read one live record by uuid (readActive, GET of one record; the key a one-element array)
-select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
   from "visits" as e
   where e."company_uuid" = ? and e."uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;
 
 -- load the live rows by job (relation lists; the keys one array)
-select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at"
+select e."uuid", e."company_uuid", e."created_at", e."updated_at", e."deleted_at", e."job_uuid", e."title", e."instructions", e."status", e."starts_at", e."ends_at", e."all_day", e."visit_date", e."assigned_user_ids", e."completed_at", e."schedule_uuid", e."occurrence_date", e."schedule_exception", e."schedule_conflicts", e."custom_fields", e."custom_fields_hidden", e."external_ids"
   from "visits" as e
   where e."company_uuid" = ? and e."job_uuid" = any(?::uuid[]) and e."deleted_at" is null
   order by e."created_at" desc, e."uuid" desc;

@@ -4,8 +4,9 @@ import { canonicalCidr } from '../../auth/ip-allow-list';
 import { USAGE_PERIODS } from '../../auth/usage-limit';
 import { AppError } from '../../errors/app-error';
 import { isEmail, isUuid } from '../../domain/values';
+import { isKeyScope, type KeyScope } from '../../domain/scopes';
 import { ApiKey, UsagePeriod } from '../api-key/api-key.entity';
-import { User } from '../user/user.entity';
+import { User, UserRole } from '../user/user.entity';
 import { ADDONS, Company } from './company.entity';
 
 // Operator actions behind the admin CLI and the demo seed. They run on an EntityManager without a
@@ -40,6 +41,8 @@ export async function createCompany(em: EntityManager, o: { name: string; email:
     user.firstName = 'Account';
     user.lastName = 'Owner';
     user.email = company.email;
+    // A company's first user is its owner.
+    user.role = UserRole.OWNER;
     tx.persist([company, user]);
     await tx.flush();
     const { apiKey, key } = await issueKey(tx, company, user, {});
@@ -47,7 +50,7 @@ export async function createCompany(em: EntityManager, o: { name: string; email:
   });
 }
 
-export async function createUser(em: EntityManager, o: { companyUuid: string; firstName: string; lastName: string; email?: string }) {
+export async function createUser(em: EntityManager, o: { companyUuid: string; firstName: string; lastName: string; email?: string; role?: UserRole }) {
   const company = await findCompany(em, o.companyUuid);
   if (!o.firstName?.trim()) throw AppError.field('first-name', 'is required');
   if (!o.lastName?.trim()) throw AppError.field('last-name', 'is required');
@@ -57,19 +60,25 @@ export async function createUser(em: EntityManager, o: { companyUuid: string; fi
   user.firstName = o.firstName.trim();
   user.lastName = o.lastName.trim();
   user.email = o.email?.trim().toLowerCase() || null;
+  if (o.role !== undefined && !Object.values(UserRole).includes(o.role)) throw AppError.field('role', `must be one of ${Object.values(UserRole).join(', ')}`);
+  // The first user of a company is its owner (a company made by create-company has one already).
+  const first = !(await em.count(User, { company }, NO_FILTERS));
+  user.role = first ? UserRole.OWNER : (o.role ?? UserRole.OFFICE);
   await em.persistAndFlush(user);
   return user;
 }
 
-export async function createKey(em: EntityManager, o: { companyUuid: string; userId?: string } & KeyOptions) {
+export async function createKey(em: EntityManager, o: { companyUuid: string; userId?: string; name?: string; scopes?: string[] } & KeyOptions) {
   const options = keyOptions(o);
+  const bad = o.scopes?.find((s) => !isKeyScope(s));
+  if (bad !== undefined) throw AppError.field('scopes', `has "${bad}", which is not a scope (<resource>:read, <resource>:write, *:read or *)`);
   const company = await findCompany(em, o.companyUuid);
   if (o.userId !== undefined && !isUuid(o.userId)) throw AppError.field('user', 'must be a user id (a UUID)');
   const user = o.userId
     ? await em.findOne(User, { id: o.userId.toLowerCase(), company }, NO_FILTERS)
     : await em.findOne(User, { company }, { ...NO_FILTERS, orderBy: { createdAt: 'asc', id: 'asc' } });
   if (!user) throw AppError.field('user', 'does not match any user of this company');
-  return issueKey(em, company, user, options);
+  return issueKey(em, company, user, { ...options, name: o.name, scopes: o.scopes as KeyScope[] | undefined });
 }
 
 /** Validates the access rules of a new key; fields are named by their CLI flags. */
@@ -91,7 +100,7 @@ export function keyOptions(o: KeyOptions): KeyOptions {
   return { allowIps: allowIps && [...new Set(allowIps)], usageLimit: o.usageLimit, usagePeriod: o.usagePeriod };
 }
 
-async function issueKey(em: EntityManager, company: Company, user: User, o: KeyOptions) {
+async function issueKey(em: EntityManager, company: Company, user: User, o: KeyOptions & { name?: string; scopes?: KeyScope[] }) {
   const apiKey = generateApiKey();
   const key = new ApiKey();
   key.company = company;
@@ -101,6 +110,8 @@ async function issueKey(em: EntityManager, company: Company, user: User, o: KeyO
   key.allowedIps = o.allowIps?.length ? o.allowIps : null;
   key.usageLimit = o.usageLimit ?? null;
   key.usagePeriod = o.usagePeriod ?? null;
+  key.name = o.name?.trim() || null;
+  if (o.scopes?.length) key.scopes = [...new Set(o.scopes)];
   await em.persistAndFlush(key);
   return { apiKey, key };
 }
@@ -139,6 +150,8 @@ export function keyView(k: ApiKey) {
     company_uuid: k.company.uuid,
     user_id: k.user.id,
     key_prefix: k.keyPrefix,
+    name: k.name,
+    scopes: k.scopes,
     allowed_ips: k.allowedIps,
     usage_limit: k.usageLimit,
     usage_period: k.usagePeriod,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { ShowsResource } from '../../schema/access';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
-import { TIMESTAMP } from '../../data/base.entity';
+import { TIMESTAMP } from '../../data/column-types';
 import { GlobalId, Node } from '../../schema/global-id';
 
 export const ADDONS = ['custom_numbering', 'job_photos'] as const;
@@ -16,6 +17,7 @@ export class CompanySettings {
 }
 
 @ObjectType({ implements: Node })
+@ShowsResource('company')
 @GlobalId()
 @Entity({ tableName: 'companies' })
 export class Company {

@@ -1,4 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Needs } from '../../schema/access';
 import type { RequestContext } from '../../data/context';
 import { UUIDScalar } from '../../schema/scalars';
 import { Invoice } from '../invoice/invoice.entity';
@@ -7,6 +8,7 @@ import { conversionService } from './conversion.service';
 
 @Resolver()
 export class ConversionResolver {
+  @Needs('estimates:write', 'jobs:write')
   @Mutation(() => EstimateConversion, { description: "A job from an estimate: the estimate's customer, location and total; a Pending estimate becomes Accepted" })
   convertEstimateToJob(
     @Ctx() ctx: RequestContext,
@@ -16,6 +18,7 @@ export class ConversionResolver {
     return conversionService.convertEstimateToJob(ctx, uuid, input);
   }
 
+  @Needs('invoices:write', 'jobs:read')
   @Mutation(() => Invoice, { description: "An invoice for a job: its Accepted estimate's lines, else one line of the job's amount" })
   invoiceJob(
     @Ctx() ctx: RequestContext,

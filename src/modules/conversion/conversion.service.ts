@@ -14,6 +14,7 @@ import { JobCreateInput } from '../job/job.inputs';
 import { jobService } from '../job/job.service';
 import { ConvertEstimateInput, EstimateConversion, InvoiceJobInput } from './conversion.inputs';
 import { estimateInvoiceLines } from './conversion.lines';
+import { paidDeposits } from '../online-payment/deposit';
 
 // Estimate → job → invoice (docs/documents.md), each one transaction. Idempotency-Key is honoured
 // by the surfaces (the REST route is `creates`, the GraphQL plugin knows these mutations).
@@ -78,6 +79,10 @@ export const conversionService = {
       });
       // A progress invoice bills its share of the job amount, as POST /invoices does without lines.
       if (type !== InvoiceType.PROGRESS) Object.assign(create, estimate ? linesOfEstimate(estimate) : { lineItems: [line(job.title, 1, jobAmountCents(job), 0)] });
+      // Deposits paid on the estimate (docs/payments.md) are deducted, one line each.
+      if (estimate && type !== InvoiceType.PROGRESS) {
+        for (const d of await paidDeposits(tx, estimate.uuid)) create.lineItems!.push(line(`Deposit received (${d.invoiceNumber})`, 1, -d.paidAmountCents, 0));
+      }
       return invoiceService.create(tx, create);
     });
   },

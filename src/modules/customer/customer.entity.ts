@@ -1,4 +1,6 @@
+import { customFieldsOut, externalIdsOut, tagsOut } from '../custom-field/custom-data';
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
@@ -23,6 +25,7 @@ registerEnumType(CustomerOnMyWayNotifyVia, { name: 'CustomerOnMyWayNotifyVia' })
 const text = () => ({ type: 'text', nullable: true }) as const;
 
 @ObjectType({ implements: Node })
+@ShowsResource('customers')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -66,4 +69,10 @@ export class Customer extends TenantEntity {
   @ApiField('on_my_way_notify_via', 'enum', { enum: CustomerOnMyWayNotifyVia, nullable: true })
   @Property(text())
   onMyWayNotifyVia: CustomerOnMyWayNotifyVia | null = null;
+
+  // Custom data (docs/custom-fields.md): the company's fields, the values of deleted definitions kept apart, external ids.
+  @ApiField('custom_fields', 'json', customFieldsOut()) @Property({ type: 'json' }) customFields: Record<string, unknown> = {};
+  @Property({ type: 'json', fieldName: 'custom_fields_hidden' }) customFieldsHidden: Record<string, unknown> = {};
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
+  @ApiField('tags', 'string', tagsOut()) @Property({ type: 'text[]' }) tags: string[] = [];
 }

@@ -1,7 +1,9 @@
+import { customFieldsIn, externalIdsIn, tagsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType, registerEnumType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { ListArgs } from '../../schema/pagination';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
 import { CustomerOnMyWayNotifyVia, CustomerType } from './customer.entity';
 
 export enum CustomerFilter {
@@ -37,6 +39,9 @@ export class CustomerCreateInput {
   @InputField('notes', 'text', opt) notes?: string | null;
   @InputField('internal_flags', 'json', opt) internalFlags?: object | null;
   @InputField('on_my_way_notify_via', 'enum', { enum: CustomerOnMyWayNotifyVia, nullable: true }) onMyWayNotifyVia?: CustomerOnMyWayNotifyVia | null;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
+  @InputField('tags', 'string', tagsIn()) tags?: string[] | null;
 }
 
 export const CustomerUpdateInput = PartialInput(CustomerCreateInput, 'CustomerUpdateInput');
@@ -49,4 +54,6 @@ export class CustomerListArgs extends ListArgs {
   filter?: CustomerFilter[];
   // An empty search is no search.
   @InputField('search', 'string', { nullable: true }) search?: string | null;
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
+  @InputField('tags', 'string', { list: true, description: 'Tags, comma-separated in REST: records with any of them (case-insensitive)' }) tags?: string[];
 }

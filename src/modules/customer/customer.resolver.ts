@@ -9,6 +9,7 @@ import { customerService } from './customer.service';
 
 @Resolver(() => Customer)
 export class CustomerResolver extends CrudResolver({
+  resource: 'customers',
   entity: Customer,
   single: 'customer',
   plural: 'customers',

@@ -5,12 +5,20 @@ import { Location } from '../location/location.entity';
 import { Customer, CustomerType } from './customer.entity';
 import { CustomerCreateInput, CustomerFilter, CustomerListArgs, CustomerUpdateInput } from './customer.inputs';
 import { customerSearchSql } from './customer.rules';
+import { applyCustomData } from '../custom-field/custom-data';
+import { customFieldList } from '../custom-field/custom-field.list';
+import { CustomFieldResource } from '../custom-field/custom-field.entity';
 
 const refs: RefSpec[] = [{ field: 'primaryServiceLocationUuid', relation: 'primaryServiceLocation', entity: Location, label: 'location' }];
 
 export const customerService = {
-  list(ctx: RequestContext, args: CustomerListArgs, include?: ListInclude) {
+  async list(ctx: RequestContext, args: CustomerListArgs, include?: ListInclude) {
+    // Custom-field filters and sort (docs/custom-fields.md).
+    const cf = await customFieldList(ctx, CustomFieldResource.CUSTOMER, args);
     return listPage(ctx, Customer, args, (w) => {
+      cf.where(w);
+      // Any of the tags, whatever their case (the GIN index on lower_tags, migration 0033).
+      if (args.tags?.length) w.and('lower_tags(e.tags) && array[?]::text[]', [args.tags.map((tag) => tag.toLowerCase())]);
       const filters = args.filter ?? [];
       if (filters.length && !filters.includes(CustomerFilter.ALL)) {
         const anyOf: string[] = [];
@@ -28,7 +36,7 @@ export const customerService = {
         const { sql, params } = customerSearchSql('e', args.search, containsPattern);
         w.and(sql, params);
       }
-    }, include);
+    }, include, cf.sort);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -44,6 +52,7 @@ export const customerService = {
     const customer = new Customer();
     customer.company = ctx.company;
     await applyInput(ctx, customer, input, refs);
+    await applyCustomData(ctx, CustomFieldResource.CUSTOMER, customer, input, true);
     // One statement instead of a flush's four round trips (src/data/insert.ts).
     await insertNew(ctx.em, customer);
     return customer;
@@ -52,6 +61,7 @@ export const customerService = {
   async update(ctx: RequestContext, uuid: string, input: CustomerUpdateInput) {
     const customer = await this.get(ctx, uuid);
     await applyInput(ctx, customer, input, refs);
+    await applyCustomData(ctx, CustomFieldResource.CUSTOMER, customer, input, false);
     await ctx.em.flush();
     return customer;
   },

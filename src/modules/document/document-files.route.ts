@@ -1,5 +1,6 @@
 import { Request, Response, Router } from 'express';
 import type { Orm } from '../../db/orm';
+import { systemContext } from '../../data/system-context';
 import { AppError } from '../../errors/app-error';
 import { isUuid } from '../../domain/values';
 import type { DocumentKind } from './document.view';
@@ -22,6 +23,9 @@ export async function sendFile(req: Request, res: Response, file: FileResult): P
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The path segment of each kind's signed PDF links (`/invoices/<company uuid>/<uuid>.pdf`); the OpenAPI document is made from it too. */
+export const DOCUMENT_FILE_KINDS: Record<string, DocumentKind> = { invoices: 'invoice', estimates: 'estimate' };
+
 /**
  * PDFs behind signed links (GraphQL pdfUrl): no API key, the signature is the credential. A
  * tampered, expired or unknown link, or a deleted document, is a plain 404.
@@ -30,11 +34,11 @@ export function documentFilesRouter(orm: Orm): Router {
   const router = Router();
   router.get('/:kinds/:company/:file', async (req, res, next) => {
     try {
-      const kind = ({ invoices: 'invoice', estimates: 'estimate' } as Record<string, DocumentKind>)[req.params.kinds];
+      const kind = Object.hasOwn(DOCUMENT_FILE_KINDS, req.params.kinds) ? DOCUMENT_FILE_KINDS[req.params.kinds] : undefined;
       const uuid = req.params.file.replace(/\.pdf$/, '');
       const { company } = req.params;
       if (!kind || !isUuid(company) || !isUuid(uuid) || !verifyPdfLink(kind, company, uuid, req.query.expires, req.query.sig)) throw AppError.notFound('Document');
-      await sendFile(req, res, pdfFile(await loadDocumentView(orm.em.fork(), company, kind, uuid)));
+      await sendFile(req, res, pdfFile(await loadDocumentView(systemContext(orm.em.fork(), company, 'pdf-link'), kind, uuid)));
     } catch (err) {
       next(err);
     }

@@ -3,18 +3,23 @@ import { aliasedColumns, mappedColumns, perMetadata, recordOf } from '../../data
 import { leanColumnMapper, leanRecord } from '../../data/record';
 import { runStatement } from '../../data/prepared';
 import { Company } from '../company/company.entity';
+import { CustomFieldDefinition } from '../custom-field/custom-field.entity';
 import { Customer } from '../customer/customer.entity';
 import { Invoice } from '../invoice/invoice.entity';
 import { invoiceTodaySql } from '../invoice/invoice.rules';
+import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
 import { Payment, PaymentStatus } from '../payment/payment.entity';
+import { printedResources } from './document.fields';
 
 // The records of an invoice's document view in one statement (docs/documents.md, "Rendering
 // speed"): the invoice with its company's today (its status reads it), its company, customer and
 // location, and its completed payments in order, as lean read-only instances (src/data/record.ts)
-// instead of five ORM reads that make managed entities. The statements are those of the ORM path
-// in document.view.ts (the same rows, filters off as there); test/modules/document/document-view.test.ts
-// checks that both give the same view.
+// instead of five ORM reads that make managed entities; and, for its custom fields, its job's
+// custom_fields and whether the company prints any custom field on invoices (so that a company
+// that prints none reads no definition: docs/documents.md, "Custom fields on documents"). The
+// statements are those of the ORM path in document.view.ts (the same rows, filters off as there);
+// test/modules/document/document-view.test.ts checks that both give the same view.
 
 const invoiceQuery = perMetadata((metadata) => {
   const table = (cls: Function) => `"${metadata.get(cls.name).tableName}"`;
@@ -26,6 +31,13 @@ const invoiceQuery = perMetadata((metadata) => {
   const payments =
     `coalesce((select json_agg(to_jsonb("p") order by "p"."payment_date" asc, "p"."created_at" asc) from ${table(Payment)} as "p" ` +
     `where "p"."invoice_uuid" = "i"."uuid" and "p"."company_uuid" = "i"."company_uuid" and "p"."deleted_at" is null and "p"."status" = '${PaymentStatus.COMPLETED}'), '[]')`;
+  // The resources of the definitions document.fields.ts reads (shownDefinitions), and its condition.
+  const printed = Object.values(printedResources('invoice')).map((r) => `'${r}'`).join(', ');
+  const showsFields =
+    `exists (select 1 from ${table(CustomFieldDefinition)} as "d" where "d"."company_uuid" = "i"."company_uuid" and "d"."resource" in (${printed}) ` +
+    `and "d"."show_on_documents" and "d"."deleted_at" is null)`;
+  // em.findOne(Job, { uuid, company }, { filters: false })'s custom_fields (a deleted job's too, as the customer's and location's).
+  const jobFields = `(select "j"."custom_fields" from ${table(Job)} as "j" where "j"."uuid" = "i"."job_uuid" and "j"."company_uuid" = "i"."company_uuid")`;
   const select = [
     ...aliasedColumns('i', invoiceColumns),
     `${invoiceTodaySql('"i"')}::text as "company_today"`,
@@ -33,6 +45,8 @@ const invoiceQuery = perMetadata((metadata) => {
     ...aliasedColumns('cu', customerColumns),
     ...aliasedColumns('l', locationColumns),
     `${payments} as "payments"`,
+    `${showsFields} as "shows_fields"`,
+    `${jobFields} as "job_custom_fields"`,
   ];
   const sql =
     `select ${select.join(', ')} from ${table(Invoice)} as "i" ` +
@@ -49,6 +63,10 @@ export interface InvoiceRecords {
   customer: Customer;
   location: Location | null;
   payments: Payment[];
+  /** Whether a live definition of the invoice's printed resources has show_on_documents. */
+  showsFields: boolean;
+  /** The invoice's job's custom_fields (null without a job). */
+  jobCustomFields: Record<string, unknown> | null;
 }
 
 /**
@@ -70,5 +88,7 @@ export async function readInvoiceRecords(em: EntityManager, companyUuid: string,
     customer: leanRecord(em, Customer, recordOf(row, 'cu', q.customerColumns)),
     location: row.l__uuid === null ? null : leanRecord(em, Location, recordOf(row, 'l', q.locationColumns)),
     payments: (row.payments as Array<Record<string, unknown>>).map((p) => payment(p)),
+    showsFields: row.shows_fields as boolean,
+    jobCustomFields: (row.job_custom_fields as Record<string, unknown> | null) ?? null,
   };
 }

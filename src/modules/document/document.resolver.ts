@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Needs } from '../../schema/access';
 import { DeleteResult } from '../../schema/pagination';
 import { UUIDScalar } from '../../schema/scalars';
 import { ShareLink, ShareLinkInput } from './share.inputs';
@@ -27,6 +28,7 @@ export class InvoiceDocumentResolver {
     return (await mailService.list(ctx, 'invoice', invoice.uuid, { page: 1, limit: relationLimit(limit) })).items;
   }
 
+  @Needs('invoices:write')
   @Mutation(() => DocumentEmail, { description: 'Mails the invoice: PDF attached, a share link in the body; a Draft becomes Pending' })
   sendInvoice(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => SendDocumentInput, { nullable: true }) input?: SendDocumentInput | null): Promise<DocumentEmail> {
     return mailService.send(ctx, 'invoice', uuid, input);
@@ -47,6 +49,7 @@ export class EstimateDocumentResolver {
     return (await mailService.list(ctx, 'estimate', estimate.uuid, { page: 1, limit: relationLimit(limit) })).items;
   }
 
+  @Needs('estimates:write')
   @Mutation(() => DocumentEmail, { description: 'Mails the estimate: PDF attached, a share link in the body' })
   sendEstimate(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => SendDocumentInput, { nullable: true }) input?: SendDocumentInput | null): Promise<DocumentEmail> {
     return mailService.send(ctx, 'estimate', uuid, input);
@@ -55,21 +58,25 @@ export class EstimateDocumentResolver {
 
 @Resolver()
 export class ShareLinkResolver {
+  @Needs('estimates:write')
   @Mutation(() => ShareLink, { description: 'A link that opens the estimate for the customer (accept or decline), no key needed' })
   createEstimateShareLink(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => ShareLinkInput, { nullable: true }) input?: ShareLinkInput | null): Promise<ShareLink> {
     return shareService.create(ctx, 'estimate', uuid, input);
   }
 
+  @Needs('estimates:write')
   @Mutation(() => DeleteResult, { description: "Revokes every open link of the estimate" })
   revokeEstimateShareLink(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
     return shareService.revoke(ctx, 'estimate', uuid);
   }
 
+  @Needs('invoices:write')
   @Mutation(() => ShareLink, { description: 'A link that opens the invoice for the customer, no key needed' })
   createInvoiceShareLink(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => ShareLinkInput, { nullable: true }) input?: ShareLinkInput | null): Promise<ShareLink> {
     return shareService.create(ctx, 'invoice', uuid, input);
   }
 
+  @Needs('invoices:write')
   @Mutation(() => DeleteResult, { description: 'Revokes every open link of the invoice' })
   revokeInvoiceShareLink(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
     return shareService.revoke(ctx, 'invoice', uuid);

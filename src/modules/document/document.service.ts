@@ -17,7 +17,7 @@ export interface FileResult {
 }
 
 // Part of the ETag: a change to the layout code must change it too.
-const LAYOUT_VERSION = '1';
+const LAYOUT_VERSION = '3';
 
 /** The PDF of a view. Rendering is deterministic, so the view's hash names the bytes (a strong ETag). */
 export function pdfFile(view: DocumentView): FileResult {
@@ -43,7 +43,7 @@ export function verifyPdfLink(kind: DocumentKind, companyUuid: string, uuid: str
 
 export const documentService = {
   async pdf(ctx: RequestContext, kind: DocumentKind, uuid: string): Promise<FileResult> {
-    return pdfFile(await loadDocumentView(ctx.em, ctx.companyId, kind, uuid));
+    return pdfFile(await loadDocumentView(ctx, kind, uuid));
   },
 
   /** A link to the PDF valid one hour, for a record the caller has already read. */

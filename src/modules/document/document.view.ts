@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../data/context';
 import { dateIn, isUuid } from '../../domain/values';
 import { companyTimezoneOf } from '../../data/company-time';
 import { multiply, toCents } from '../../domain/money';
@@ -8,10 +9,13 @@ import { Customer } from '../customer/customer.entity';
 import { Estimate, EstimateAcceptance } from '../estimate/estimate.entity';
 import { adjustmentsToCents, Tier } from '../estimate/estimate.pricing';
 import { Invoice } from '../invoice/invoice.entity';
+import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
 import { Payment, PaymentStatus } from '../payment/payment.entity';
 import { estimateInvoiceLines } from '../conversion/conversion.lines';
+import { computeTotals, RateTax, taxByRate } from '../invoice/invoice-totals';
 import { readInvoiceRecords } from './document.read';
+import { DocumentFields, documentFields, NO_FIELDS, shownDefinitions } from './document.fields';
 
 // What a customer document shows (PDF and page), read from the records of one company: plain
 // data, in cents, so that its hash names the rendered bytes (ETag) without rendering them.
@@ -35,6 +39,8 @@ export interface DocumentView {
   company: { name: string; address: string[]; phone: string | null; email: string };
   customer: { name: string; companyName: string | null; address: string[]; email: string | null };
   location: { name: string; address: string[] } | null;
+  /** The custom fields it prints (document.fields.ts), as text: so a change of a label, of show_on_documents or of a value changes the ETag. */
+  fields: DocumentFields;
   /** [label, date] pairs: issue and due, or created and expiry. */
   dates: Array<[string, string | null]>;
   lines: DocumentLine[];
@@ -42,6 +48,8 @@ export interface DocumentView {
   /** Signed amounts between the subtotal and the tax (estimate adjustments, invoice discount). */
   adjustments: Array<[string, number]>;
   taxRate: number | null;
+  /** An invoice whose lines carry different rates: its tax per non-zero rate (else empty; then one line, with taxRate when there is one). */
+  taxByRate: RateTax[];
   taxCents: number;
   totalCents: number;
   status: string;
@@ -78,38 +86,52 @@ const locationPart = (l: Location | null): DocumentView['location'] =>
  */
 export type ViewRead = 'lean' | 'plain';
 
-/** The view of a company's document that is not deleted; 404 otherwise (as its GET). */
-export async function loadDocumentView(em: EntityManager, companyUuid: string, kind: DocumentKind, uuid: string, read: ViewRead = 'lean'): Promise<DocumentView> {
+/** The view of the company's (ctx's) document that is not deleted; 404 otherwise (as its GET). */
+export async function loadDocumentView(ctx: RequestContext, kind: DocumentKind, uuid: string, read: ViewRead = 'lean'): Promise<DocumentView> {
+  const { em, companyId: companyUuid } = ctx;
   const label = kind === 'invoice' ? 'Invoice' : 'Estimate';
   if (!isUuid(uuid)) throw AppError.notFound(label);
   if (kind === 'invoice' && read === 'lean') {
     const r = await readInvoiceRecords(em, companyUuid, uuid.toLowerCase());
     if (r === null) throw AppError.notFound(label);
-    if (r) return invoiceView(r.invoice, r.payments, baseOf(companyUuid, r.invoice, r.company, r.customer, r.location));
+    if (r) {
+      // A company that prints no custom field on invoices reads no definition (the statement says so).
+      const values = { document: r.invoice.customFields, job: r.jobCustomFields, customer: r.customer.customFields, location: r.location?.customFields ?? null };
+      const fields = r.showsFields ? documentFields(await shownDefinitions(ctx, kind), values) : NO_FIELDS;
+      return invoiceView(r.invoice, r.payments, baseOf(companyUuid, r.invoice, r.company, r.customer, r.location, fields));
+    }
   }
   const where = { uuid: uuid.toLowerCase(), company: companyUuid, deletedAt: null };
   const record = kind === 'invoice' ? await em.findOne(Invoice, where, NO_FILTERS) : await em.findOne(Estimate, where, NO_FILTERS);
   if (!record) throw AppError.notFound(label);
-  const [company, customer, location] = await Promise.all([
+  const [company, customer, location, shown] = await Promise.all([
     em.findOneOrFail(Company, companyUuid, NO_FILTERS),
     em.findOneOrFail(Customer, { uuid: record.customer.uuid, company: companyUuid }, NO_FILTERS),
     record.location ? em.findOne(Location, { uuid: record.location.uuid, company: companyUuid }, NO_FILTERS) : Promise.resolve(null),
+    shownDefinitions(ctx, kind),
   ]);
-  const base = baseOf(companyUuid, record, company, customer, location);
+  // The job is read only when the company prints some of its fields.
+  const job = shown.job.length && record.job ? await em.findOne(Job, { uuid: record.job.uuid, company: companyUuid }, NO_FILTERS) : null;
+  const values = { document: record.customFields, job: job?.customFields ?? null, customer: customer.customFields, location: location?.customFields ?? null };
+  const base = baseOf(companyUuid, record, company, customer, location, documentFields(shown, values));
   if (!(record instanceof Invoice)) return estimateView(em, record as Estimate, base, await companyTimezoneOf(em, companyUuid));
   const payments = await em.find(Payment, { invoice: record.uuid, company: record.company.uuid, deletedAt: null, status: PaymentStatus.COMPLETED }, { ...NO_FILTERS, orderBy: { paymentDate: 'asc', createdAt: 'asc' } });
   return invoiceView(record, payments, base);
 }
 
-function baseOf(companyUuid: string, record: Invoice | Estimate, company: Company, customer: Customer, location: Location | null): Base {
-  return { uuid: record.uuid, companyUuid, updatedAt: record.updatedAt.toISOString(), company: companyPart(company), customer: customerPart(customer), location: locationPart(location) };
+function baseOf(companyUuid: string, record: Invoice | Estimate, company: Company, customer: Customer, location: Location | null, fields: DocumentFields): Base {
+  return { uuid: record.uuid, companyUuid, updatedAt: record.updatedAt.toISOString(), company: companyPart(company), customer: customerPart(customer), location: locationPart(location), fields };
 }
 
-type Base = Pick<DocumentView, 'uuid' | 'companyUuid' | 'updatedAt' | 'company' | 'customer' | 'location'>;
+type Base = Pick<DocumentView, 'uuid' | 'companyUuid' | 'updatedAt' | 'company' | 'customer' | 'location' | 'fields'>;
 
 function invoiceView(i: Invoice, payments: Payment[], base: Base): DocumentView {
   const lines = (i.lineItems ?? []).map((l) => ({ description: l.description ?? '', quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, amountCents: toCents(l.lineTotal)! }));
   const rates = [...new Set((i.lineItems ?? []).map((l) => l.taxRate))];
+  // Per rate, from the one totals function; shown only when it adds up to the invoice's tax (a
+  // sent tax_amount overrides the computed one: then one line, `Tax`).
+  const stored = (i.lineItems ?? []).map((l) => ({ quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, taxRate: l.taxRate }));
+  const byRate = rates.length > 1 ? taxByRate(computeTotals({ lineItems: stored }).lines) : [];
   return {
     ...base,
     kind: 'invoice',
@@ -119,6 +141,7 @@ function invoiceView(i: Invoice, payments: Payment[], base: Base): DocumentView 
     subtotalCents: i.subtotalCents,
     adjustments: i.discountAmountCents ? [['Discount', -i.discountAmountCents]] : [],
     taxRate: rates.length === 1 ? rates[0] : null,
+    taxByRate: byRate.reduce((sum, g) => sum + g.taxCents, 0) === i.taxAmountCents ? byRate : [],
     taxCents: i.taxAmountCents,
     totalCents: i.totalAmountCents,
     status: i.status,
@@ -151,7 +174,9 @@ function estimateView(_em: EntityManager, e: Estimate, base: Base, timezone: str
     lines,
     subtotalCents: subtotal,
     adjustments: change ? [['Adjustments', change]] : [],
+    // An estimate has one rate (its lines carry none).
     taxRate: e.pricingSnapshot.tax_rate,
+    taxByRate: [],
     taxCents: e.taxAmountCents,
     totalCents: e.totalAmountCents,
     status: e.status,

@@ -44,7 +44,7 @@ export const mailService = {
     if (doc instanceof Invoice && doc.storedStatus === InvoiceStatus.DRAFT) {
       await invoiceService.update(ctx, doc.uuid, Object.assign(new InvoiceUpdateInput(), { status: InvoiceStatus.PENDING }));
     }
-    const view = await loadDocumentView(ctx.em, ctx.companyId, kind, doc.uuid);
+    const view = await loadDocumentView(ctx, kind, doc.uuid);
     const pdf = await pdfFile(view).body();
     const link = await newShareLink(ctx, kind, doc.uuid);
     const subject = input?.subject ?? `${LABEL[kind]} ${view.number} from ${view.company.name}`;

@@ -1,12 +1,15 @@
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
+import type { DocumentField } from './document.fields';
 import type { DocumentView } from './document.view';
-import { formatDate, formatMoney, formatQuantity, formatRate } from './pdf.format';
+import { formatDate, formatMoney, formatQuantity, taxRows } from './pdf.format';
 
 // The page layout of an invoice or estimate PDF (docs/documents.md). Every value comes from the
 // view, and the info dates from its updated_at, so the same record gives the same bytes.
 
 const TITLE = { invoice: 'INVOICE', estimate: 'ESTIMATE' } as const;
 const right = (text: string, bold = false): TableCell => ({ text, alignment: 'right', bold });
+// Custom fields printed on documents, a line each, in the block of the record they belong to.
+const fieldLines = (fields: DocumentField[]) => fields.map((f) => `${f.label}: ${f.text}`);
 
 function lineTable(v: DocumentView): Content {
   // headerRows: 1 repeats the header row on every page the table runs over.
@@ -19,7 +22,7 @@ function lineTable(v: DocumentView): Content {
 function totals(v: DocumentView): Content {
   const rows: TableCell[][] = [['Subtotal', right(formatMoney(v.subtotalCents))]];
   for (const [label, cents] of v.adjustments) rows.push([label, right(formatMoney(cents))]);
-  rows.push([v.taxRate !== null ? `Tax (${formatRate(v.taxRate)})` : 'Tax', right(formatMoney(v.taxCents))]);
+  for (const [label, cents] of taxRows(v)) rows.push([label, right(formatMoney(cents))]);
   rows.push([{ text: 'Total', bold: true }, right(formatMoney(v.totalCents), true)]);
   if (v.invoice) {
     rows.push(['Paid', right(formatMoney(v.invoice.paidCents))]);
@@ -40,7 +43,7 @@ function payments(v: DocumentView): Content[] {
 export function documentDefinition(v: DocumentView, font: string): TDocumentDefinitions {
   const at = new Date(v.updatedAt);
   const party = (title: string, lines: string[]): Content => ({ stack: [{ text: title, bold: true, fontSize: 9, color: '#555555' }, ...lines.map((text, i) => ({ text, bold: i === 0 }))] });
-  const customer = [v.customer.name, ...(v.customer.companyName ? [v.customer.companyName] : []), ...v.customer.address, ...(v.customer.email ? [v.customer.email] : [])];
+  const customer = [v.customer.name, ...(v.customer.companyName ? [v.customer.companyName] : []), ...v.customer.address, ...(v.customer.email ? [v.customer.email] : []), ...fieldLines(v.fields.customer)];
   return {
     info: { title: `${v.kind === 'invoice' ? 'Invoice' : 'Estimate'} ${v.number}`, author: v.company.name, creator: 'field-service-crm', producer: 'field-service-crm', creationDate: at, modDate: at },
     pageSize: 'LETTER',
@@ -54,11 +57,11 @@ export function documentDefinition(v: DocumentView, font: string): TDocumentDefi
           {
             width: 200,
             alignment: 'right',
-            stack: [{ text: TITLE[v.kind], bold: true, fontSize: 18 }, { text: v.number, bold: true }, ...v.dates.map(([label, d]) => `${label}: ${formatDate(d)}`), `Status: ${v.status}`],
+            stack: [{ text: TITLE[v.kind], bold: true, fontSize: 18 }, { text: v.number, bold: true }, ...v.dates.map(([label, d]) => `${label}: ${formatDate(d)}`), `Status: ${v.status}`, ...fieldLines([...v.fields.document, ...v.fields.job])],
           },
         ],
       },
-      { columns: [party(v.kind === 'invoice' ? 'BILL TO' : 'PREPARED FOR', customer), v.location ? party('SERVICE LOCATION', [v.location.name, ...v.location.address]) : { text: '' }], margin: [0, 20, 0, 0] },
+      { columns: [party(v.kind === 'invoice' ? 'BILL TO' : 'PREPARED FOR', customer), v.location ? party('SERVICE LOCATION', [v.location.name, ...v.location.address, ...fieldLines(v.fields.location)]) : { text: '' }], margin: [0, 20, 0, 0] },
       lineTable(v),
       totals(v),
       ...payments(v),

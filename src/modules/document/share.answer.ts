@@ -4,6 +4,8 @@ import { AppError } from '../../errors/app-error';
 import { Estimate, EstimateSelectedTier, EstimateStatus } from '../estimate/estimate.entity';
 import { reprice } from '../estimate/estimate.service';
 import type { ShareTarget } from './share.service';
+import type { Invoice } from '../invoice/invoice.entity';
+import { createDeposit } from '../online-payment/deposit';
 
 // The customer's answer to an estimate through its link (docs/documents.md): Accept with the
 // signer's name (and a tier, priced by the server) or Decline with a reason. The estimate row is
@@ -40,7 +42,7 @@ function signerNameOf(v: unknown): string {
   return name;
 }
 
-async function answer(em: EntityManager, target: ShareTarget, fn: (e: Estimate, now: Date) => void): Promise<Estimate> {
+async function answer<T = Estimate>(em: EntityManager, target: ShareTarget, fn: (e: Estimate, now: Date) => void, after?: (tx: EntityManager, e: Estimate) => Promise<T>): Promise<T> {
   if (target.kind !== 'estimate') throw AppError.notFound('Estimate');
   return em.transactional(async (tx) => {
     const ctx = asPublicLink(tx as EntityManager, target.companyUuid);
@@ -52,11 +54,12 @@ async function answer(em: EntityManager, target: ShareTarget, fn: (e: Estimate, 
     fn(e, now);
     e.respondedAt = now;
     await ctx.em.flush();
-    return e;
+    return after ? after(ctx.em, e) : (e as T);
   });
 }
 
-export function acceptEstimate(em: EntityManager, target: ShareTarget, input: AcceptInput): Promise<Estimate> {
+/** Accepts the estimate; with a deposit asked (docs/payments.md), its invoice is made in the same transaction. */
+export function acceptEstimate(em: EntityManager, target: ShareTarget, input: AcceptInput): Promise<{ estimate: Estimate; deposit: Invoice | null }> {
   const signer = signerNameOf(input.signerName);
   return answer(em, target, (e, now) => {
     if (e.pricingType === 'tiered') {
@@ -69,7 +72,7 @@ export function acceptEstimate(em: EntityManager, target: ShareTarget, input: Ac
     }
     e.storedStatus = EstimateStatus.ACCEPTED;
     e.acceptance = { signer_name: signer, selected_tier: e.selectedTier, ip: input.ip, user_agent: input.userAgent?.slice(0, 1000) ?? null, accepted_at: now.toISOString() };
-  });
+  }, async (tx, e) => ({ estimate: e, deposit: await createDeposit(tx, target.companyUuid, e) }));
 }
 
 export function declineEstimate(em: EntityManager, target: ShareTarget, reason: unknown): Promise<Estimate> {

@@ -1,5 +1,6 @@
+import type { DocumentField } from './document.fields';
 import type { DocumentView } from './document.view';
-import { formatDate, formatMoney, formatQuantity, formatRate } from './pdf.format';
+import { formatDate, formatMoney, formatQuantity, taxRows } from './pdf.format';
 
 // The customer page of a share link (docs/documents.md): plain HTML with its own CSS in one
 // <style> (allowed by its nonce), no script, no external resource. It works without JavaScript:
@@ -34,6 +35,8 @@ button.secondary,.button.secondary{background:#fff;color:#1c3d8f}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 .notice{padding:12px;border-radius:6px;background:#e7f6ec;border:1px solid #2e7d4f}
 .error{padding:12px;border-radius:6px;background:#fdecec;border:1px solid #b3261e}
+.fields{display:grid;grid-template-columns:auto 1fr;gap:2px 12px;margin:8px 0 0}
+.fields dt{font-weight:600}.fields dd{margin:0;overflow-wrap:anywhere}
 `;
 
 export function layout(title: string, nonce: string, body: string): string {
@@ -54,13 +57,21 @@ export interface PageState {
   /** Values typed before an error, shown again. */
   signerName?: string;
   tier?: string;
+  /** Show the Pay button (an invoice with a balance, online payments on: docs/payments.md), with the fee passed on. */
+  pay?: { feeCents: number } | null;
+}
+
+/** Custom fields printed on documents, as a list of labels and values (nothing when there are none). */
+function fieldList(fields: DocumentField[]): string {
+  if (!fields.length) return '';
+  return `<dl class="fields">${fields.map((f) => `<dt>${esc(f.label)}</dt><dd>${esc(f.text)}</dd>`).join('')}</dl>`;
 }
 
 function linesTable(v: DocumentView): string {
   const rows = v.lines
     .map((l) => `<tr><td>${esc(l.description)}<span class="detail">${esc(formatQuantity(l.quantity))} × ${esc(formatMoney(l.unitPriceCents))}</span></td><td class="num">${esc(formatMoney(l.amountCents))}</td></tr>`)
     .join('');
-  const totals: Array<[string, number, boolean?]> = [['Subtotal', v.subtotalCents], ...v.adjustments, [v.taxRate !== null ? `Tax (${formatRate(v.taxRate)})` : 'Tax', v.taxCents], ['Total', v.totalCents, true]];
+  const totals: Array<[string, number, boolean?]> = [['Subtotal', v.subtotalCents], ...v.adjustments, ...taxRows(v), ['Total', v.totalCents, true]];
   if (v.invoice) totals.push(['Paid', v.invoice.paidCents], ['Balance due', v.invoice.balanceCents, true]);
   return `<table aria-label="Line items"><thead><tr><th scope="col">Description</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
 <table class="totals" aria-label="Totals"><tbody>${totals.map(([label, cents, strong]) => `<tr${strong ? ' class="total"' : ''}><td>${esc(label)}</td><td class="num">${esc(formatMoney(cents))}</td></tr>`).join('')}</tbody></table>`;
@@ -88,6 +99,15 @@ function answerForms(v: DocumentView, s: PageState): string {
 <button type="submit" class="secondary">Decline estimate</button></form></section>`;
 }
 
+function payForm(v: DocumentView, s: PageState): string {
+  const balance = v.invoice!.balanceCents;
+  const fee = s.pay?.feeCents ?? 0;
+  const feeLine = fee > 0 ? `<p>Processing fee: ${esc(formatMoney(fee))}</p>` : '';
+  return `<section class="card" aria-labelledby="pay-h"><h2 id="pay-h">Pay online</h2>
+<form method="post" action="${s.base}/pay"><p>Balance due: ${esc(formatMoney(balance))}</p>${feeLine}
+<button type="submit">Pay ${esc(formatMoney(balance + fee))}</button></form></section>`;
+}
+
 export function documentPage(v: DocumentView, nonce: string, s: PageState): string {
   const title = `${v.kind === 'invoice' ? 'Invoice' : 'Estimate'} ${v.number}`;
   const dates = v.dates.map(([label, d]) => `${esc(label)}: ${esc(formatDate(d))}`).join(' · ');
@@ -101,11 +121,11 @@ export function documentPage(v: DocumentView, nonce: string, s: PageState): stri
     `${title} from ${v.company.name}`,
     nonce,
     `<header class="card"><p class="muted">${company.join(' · ')}</p>
-<h1>${esc(title)}</h1><p><span class="status">${esc(v.status)}</span> <span class="muted">${dates}</span></p></header>
+<h1>${esc(title)}</h1><p><span class="status">${esc(v.status)}</span> <span class="muted">${dates}</span></p>${fieldList([...v.fields.document, ...v.fields.job])}</header>
 ${s.notice ? `<p class="notice" role="status">${esc(s.notice)}</p>` : ''}${s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : ''}${accepted}
-<section class="card parties" aria-label="Customer and service location"><div><h2>${v.kind === 'invoice' ? 'Bill to' : 'Prepared for'}</h2><p>${customer}</p></div>${location ? `<div><h2>Service location</h2><p>${location}</p></div>` : ''}</section>
+<section class="card parties" aria-label="Customer and service location"><div><h2>${v.kind === 'invoice' ? 'Bill to' : 'Prepared for'}</h2><p>${customer}</p>${fieldList(v.fields.customer)}</div>${location ? `<div><h2>Service location</h2><p>${location}</p>${fieldList(v.fields.location)}</div>` : ''}</section>
 <section class="card" aria-labelledby="items-h"><h2 id="items-h">Details</h2>${linesTable(v)}${v.notes ? `<p>${esc(v.notes)}</p>` : ''}
 <p><a class="button secondary" href="${s.base}/pdf">Download PDF</a></p></section>
-${open ? answerForms(v, s) : ''}`,
+${open ? answerForms(v, s) : ''}${s.pay && v.invoice ? payForm(v, s) : ''}`,
   );
 }

@@ -1,4 +1,6 @@
+import { customFieldsOut, externalIdsOut } from '../custom-field/custom-data';
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { byNumber, Sortable } from '../../schema/sorting';
@@ -50,6 +52,7 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName }) as const;
 
 @ObjectType({ implements: Node })
+@ShowsResource('estimates')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -131,4 +134,9 @@ export class Estimate extends TenantEntity {
   @Property({ type: 'json', nullable: true })
   acceptance: EstimateAcceptance | null = null;
   @ApiField('responded_at', 'datetime', { nullable: true }) @Property({ ...TIMESTAMP, nullable: true }) respondedAt: Date | null = null;
+
+  // Custom data (docs/custom-fields.md): the company's fields, the values of deleted definitions kept apart, external ids.
+  @ApiField('custom_fields', 'json', customFieldsOut()) @Property({ type: 'json' }) customFields: Record<string, unknown> = {};
+  @Property({ type: 'json', fieldName: 'custom_fields_hidden' }) customFieldsHidden: Record<string, unknown> = {};
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
 }

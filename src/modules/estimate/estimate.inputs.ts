@@ -1,9 +1,11 @@
+import { customFieldsIn, externalIdsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { decimalPlaces } from '../../domain/money';
 import { ListArgs } from '../../schema/pagination';
 import { isDateOnly, parseTimestamp } from '../../domain/values';
 import { EstimateSelectedTier, EstimateStatus } from './estimate.entity';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
 import { adjustmentsToCents } from './estimate.pricing';
 
 const opt = { nullable: true } as const;
@@ -54,6 +56,8 @@ export class EstimatePreviewInput {
 @InputType('EstimateCreateInput')
 export class EstimateCreateInput extends EstimatePreviewInput {
   @InputField('customer_uuid', 'uuid', { required: true }) declare customerUuid: string;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 // The fields an update may change (docs/estimates-and-numbering.md); anything else is refused by name.
@@ -71,6 +75,8 @@ export class EstimateUpdateInput {
   @InputField('quantity', 'number', { check: quantity.check }) quantity?: number;
   @InputField('selected_addons', 'string', selectedAddons) selectedAddons?: string[] | null;
   @InputField('adjustments', 'json', adjustments) adjustments?: Record<string, number> | null;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 @ArgsType()
@@ -80,4 +86,5 @@ export class EstimateListArgs extends ListArgs {
   @InputField('customer_uuid', 'uuid') customerUuid?: string;
   @InputField('job_uuid', 'uuid') jobUuid?: string;
   @InputField('search', 'string', { nullable: true, description: 'Substring of estimate_number, template_name or service_description' }) search?: string | null;
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
 }

@@ -1,4 +1,5 @@
 import type { Awaitable } from '../../data/loaders';
+import { Needs } from '../../schema/access';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../data/context';
 import { relationLimit } from '../../schema/pagination';
@@ -15,6 +16,7 @@ import { estimateService } from './estimate.service';
 
 @Resolver(() => Estimate)
 export class EstimateResolver extends CrudResolver({
+  resource: 'estimates',
   entity: Estimate,
   single: 'estimate',
   plural: 'estimates',
@@ -23,6 +25,7 @@ export class EstimateResolver extends CrudResolver({
   update: EstimateUpdateInput,
   listArgs: EstimateListArgs,
 }) {
+  @Needs('estimates:read')
   @Query(() => EstimatePreview, { description: 'Totals of an estimate without creating it' })
   previewEstimate(@Ctx() ctx: RequestContext, @Arg('input', () => EstimatePreviewInput) input: EstimatePreviewInput): Promise<EstimatePreview> {
     return estimateService.preview(ctx, input);

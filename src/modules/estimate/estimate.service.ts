@@ -14,6 +14,9 @@ import { parseExpiry } from './estimate.dates';
 import { Estimate, EstimatePricingType, EstimateStatus } from './estimate.entity';
 import { EstimateCreateInput, EstimateListArgs, EstimatePreviewInput, EstimateUpdateInput } from './estimate.inputs';
 import { adjustmentsToCents, canonicalAdjustments, priceEstimate, PricingSnapshot, Tier } from './estimate.pricing';
+import { applyCustomData } from '../custom-field/custom-data';
+import { CustomFieldResource } from '../custom-field/custom-field.entity';
+import { customFieldList } from '../custom-field/custom-field.list';
 import { previewOf } from './estimate.preview';
 
 const updateRefs: RefSpec[] = [
@@ -63,9 +66,12 @@ const transactionally = <T>(ctx: RequestContext, fn: (tx: RequestContext) => Pro
   inTransaction(ctx, fn);
 
 export const estimateService = {
-  list(ctx: RequestContext, args: EstimateListArgs, include?: ListInclude) {
+  async list(ctx: RequestContext, args: EstimateListArgs, include?: ListInclude) {
+    // Custom-field filters and sort (docs/custom-fields.md).
+    const cf = await customFieldList(ctx, CustomFieldResource.ESTIMATE, args);
     const now = new Date();
     return listPage(ctx, Estimate, args, (w) => {
+      cf.where(w);
       if (args.status?.length) {
         // The same rule as Estimate.status, in its SQL form (estimate.rules.ts); each `?` is now.
         const wanted = [...new Set(args.status)];
@@ -78,7 +84,7 @@ export const estimateService = {
         const p = containsPattern(args.search);
         w.and(`e.estimate_number ilike ? or e.template_name ilike ? or e.service_description ilike ?`, [p, p, p]);
       }
-    }, include);
+    }, include, cf.sort);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -125,6 +131,7 @@ export const estimateService = {
       e.internalNotes = input.internalNotes ?? null;
       e.customerNotes = input.customerNotes ?? null;
       e.expiresAt = input.expiresAt ? parseExpiry(input.expiresAt, await companyTimezone(tx)) : null;
+      await applyCustomData(tx, CustomFieldResource.ESTIMATE, e, input, true);
       reprice(e);
       // Last, inside the transaction: a create that fails uses up no number.
       e.estimateNumber = await numberingService.assign(tx, 'estimate');
@@ -141,6 +148,7 @@ export const estimateService = {
       const wasExpired = e.isExpired(now);
       if (input.expiresAt !== undefined) e.expiresAt = input.expiresAt === null ? null : parseExpiry(input.expiresAt, await companyTimezone(tx));
       const changed = await applyInput(tx, e, input, updateRefs, UPDATE_SPECIAL);
+      await applyCustomData(tx, CustomFieldResource.ESTIMATE, e, input, false);
       if (changed.includes('jobUuid') && e.job) checkJobCustomer(e.job, e.customer.uuid);
       if (input.status !== undefined) setStatus(e, input.status, wasExpired, now);
       const pricing = [input.selectedTier, input.quantity, input.selectedAddons, input.adjustments].some((v) => v !== undefined);

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../data/context';
  * none (a raw SQL session, a migration, the demo seed) is the `system`.
  */
 export interface Actor {
-  type: 'api_key' | 'admin' | 'public_link' | 'system';
+  type: 'api_key' | 'admin' | 'public_link' | 'stripe' | 'system';
   key_id: string | null;
   user_id: string | null;
   request_id: string | null;
@@ -57,7 +57,12 @@ export function actorOf(em: Pick<EntityManager, 'getLoggerContext'>): Actor | un
  */
 export function actorCte(em: Pick<EntityManager, 'getLoggerContext'>): { sql: string; params: string[] } | null {
   const actor = actorOf(em);
-  return actor ? { sql: `"actor" as (${SET_ACTOR_SQL})`, params: [actorSetting(actor)] } : null;
+  return actor ? actorCteOf(actor) : null;
+}
+
+/** The CTE `"actor"` that sets `actor`, for the first statement of a transaction begun on an EntityManager without one. */
+export function actorCteOf(actor: Actor): { sql: string; params: string[] } {
+  return { sql: `"actor" as (${SET_ACTOR_SQL})`, params: [actorSetting(actor)] };
 }
 
 /** Sets `fsc.actor` in each transaction MikroORM begins, from its EntityManager's actor (see actAs). */

@@ -1,9 +1,10 @@
 import { AppError } from '../../errors/app-error';
+import type { Resource, Rights } from '../../domain/scopes';
 
 // Every event type, with a one-line description (GET /api/v1/event_types, GraphQL eventTypes).
 // The database triggers that emit them: migrations/Migration20261125000010_events.ts.
 
-export const EVENT_RESOURCES = ['customer', 'location', 'template', 'estimate', 'job', 'job_photo', 'invoice', 'payment', 'visit'] as const;
+export const EVENT_RESOURCES = ['customer', 'location', 'template', 'estimate', 'job', 'job_photo', 'invoice', 'payment', 'visit', 'recurring_invoice'] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];
 
 const NOUNS: Record<EventResource, string> = {
@@ -16,9 +17,11 @@ const NOUNS: Record<EventResource, string> = {
   invoice: 'An invoice',
   payment: 'A payment',
   visit: 'A visit',
+  recurring_invoice: 'A recurring invoice (service agreement)',
 };
 
 const SPECIAL: Array<[string, string]> = [
+  ['job.schedule_changed', "A job's schedule was set, changed or deleted (data.object is the job)"],
   ['job.status_changed', "A job's status changed (beside job.updated; previous.status holds the old one)"],
   ['estimate.accepted', "An estimate's status became Accepted (beside estimate.updated)"],
   ['estimate.declined', "An estimate's status became Declined (beside estimate.updated)"],
@@ -70,4 +73,35 @@ export function parseTypePatterns(raw: string | null | undefined, field = 'types
 export function typeMatches(filter: TypeFilter | null, type: string): boolean {
   if (!filter) return true;
   return filter.exact.includes(type) || filter.resources.includes(type.slice(0, type.indexOf('.')));
+}
+
+/** The resource whose read lets a key see an event of each kind (docs/people-and-access.md). */
+export const EVENT_SCOPE: Record<EventResource, Resource> = {
+  customer: 'customers',
+  location: 'locations',
+  template: 'templates',
+  estimate: 'estimates',
+  job: 'jobs',
+  job_photo: 'photos',
+  recurring_invoice: 'recurring_invoices',
+  invoice: 'invoices',
+  payment: 'payments',
+  visit: 'visits',
+};
+
+/** The event resources these rights may read; null when all (a filter need not change). */
+export function readableEventResources(rights: Rights): EventResource[] | null {
+  const readable = EVENT_RESOURCES.filter((r) => rights.allows(`${EVENT_SCOPE[r]}:read`));
+  return readable.length === EVENT_RESOURCES.length ? null : readable;
+}
+
+/**
+ * A type filter narrowed to the event resources a key may read (null: every one): the feed's and a
+ * webhook endpoint's selection, intersected with what the reader may see. The feed's SQL takes it
+ * as it takes any filter, a condition on the events' types.
+ */
+export function narrowFilter(filter: TypeFilter | null, readable: readonly string[] | null): TypeFilter | null {
+  if (!readable) return filter;
+  if (!filter) return { exact: [], resources: [...readable] };
+  return { exact: filter.exact.filter((t) => readable.includes(t.slice(0, t.indexOf('.')))), resources: filter.resources.filter((r) => readable.includes(r)) };
 }

@@ -10,6 +10,7 @@ import { Location } from '../location/location.entity';
 import { Payment } from '../payment/payment.entity';
 import { Template } from '../template/template.entity';
 import { Visit } from '../visit/visit.entity';
+import { RecurringInvoice } from '../recurring/recurring.entity';
 import type { EventResource } from './event.catalogue';
 import { SYSTEM_ACTOR, type Actor } from './event.actor';
 import { Event, EventActor } from './event.types';
@@ -30,6 +31,7 @@ export const ENTITIES: Record<EventResource, new () => object> = {
   invoice: Invoice,
   payment: Payment,
   visit: Visit,
+  recurring_invoice: RecurringInvoice,
 };
 
 export interface EventRow {

@@ -1,17 +1,19 @@
 import { ObjectType } from 'type-graphql';
+import { ShowsResource } from '../../schema/access';
 import { ApiField } from '../../schema/fields';
 
 // What the feed returns, declared once for both surfaces (docs/events.md).
 
 @ObjectType()
 export class EventActor {
-  @ApiField('type', 'string', { description: 'api_key, admin, public_link or system' }) type!: string;
+  @ApiField('type', 'string', { description: 'api_key, admin, public_link, stripe (online payments) or system' }) type!: string;
   @ApiField('key_id', 'string', { nullable: true }) keyId!: string | null;
   @ApiField('user_id', 'string', { nullable: true }) userId!: string | null;
   @ApiField('request_id', 'string', { nullable: true }) requestId!: string | null;
 }
 
 @ObjectType()
+@ShowsResource('events')
 export class Event {
   @ApiField('id', 'string', { description: 'evt_…' }) id!: string;
   @ApiField('type', 'string') type!: string;

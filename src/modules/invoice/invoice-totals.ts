@@ -77,3 +77,27 @@ export function computeTotals(input: TotalsIn): Totals {
   if (details.length) throw AppError.validation(details);
   return { lines, subtotalCents, taxCents, discountCents, totalCents };
 }
+
+/** The tax of an invoice's lines at one rate: what a document shows as `Tax 10% on $1,000.00`. */
+export interface RateTax {
+  rate: number;
+  baseCents: number;
+  taxCents: number;
+}
+
+/**
+ * Lines grouped by their tax rate (non-zero rates, ascending): the lines' total and their tax. The
+ * tax is rounded per line, as computeTotals does (not per group), and a group's tax is the sum of
+ * its lines' taxes, so the groups add up to the computed tax to the cent.
+ */
+export function taxByRate(lines: LineOut[]): RateTax[] {
+  const groups = new Map<number, RateTax>();
+  for (const l of lines) {
+    if (!l.taxRate) continue;
+    const g = groups.get(l.taxRate) ?? { rate: l.taxRate, baseCents: 0, taxCents: 0 };
+    g.baseCents += l.lineTotalCents;
+    g.taxCents += l.taxCents;
+    groups.set(l.taxRate, g);
+  }
+  return [...groups.values()].sort((a, b) => a.rate - b.rate);
+}

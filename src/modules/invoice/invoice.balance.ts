@@ -1,4 +1,4 @@
-import { ofCompany, scopedWhere } from '../../data/tenant';
+import { type Conditions, ofCompany, scopedWhere, type TenantScope } from '../../data/tenant';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../data/context';
 import { restoreRecord } from '../../data/crud';
@@ -29,20 +29,28 @@ export async function lockInvoice(tx: RequestContext, uuid: string, field = 'inv
   return found;
 }
 
-/** Sum of `amount` over the invoice's Completed payments that are not deleted, in cents. */
-export async function completedSum(tx: RequestContext, invoiceUuid: string, exceptPayment?: string): Promise<number> {
+/** The statement of completedSum (its one column, `amount`, decimal text), for a statement that reads more beside it. */
+export function completedSumSql(tx: TenantScope, invoiceUuid: string, exceptPayment?: string): Conditions {
   const scope = scopedWhere(tx);
-  const rows = await exec<{ amount: string }>(
-    tx,
-    `select coalesce(sum(amount), 0)::text as amount from payments
+  return {
+    sql: `select coalesce(sum(amount - refunded_amount), 0)::text as amount from payments
      where ${scope.sql} and invoice_uuid = ? and status = 'Completed' and uuid <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000')`,
-    [...scope.params, invoiceUuid, exceptPayment ?? null],
-  );
+    params: [...scope.params, invoiceUuid, exceptPayment ?? null],
+  };
+}
+
+/** Sum of `amount − refunded_amount` over the invoice's Completed payments that are not deleted, in cents. */
+export async function completedSum(tx: RequestContext, invoiceUuid: string, exceptPayment?: string): Promise<number> {
+  const { sql, params } = completedSumSql(tx, invoiceUuid, exceptPayment);
+  const rows = await exec<{ amount: string }>(tx, sql, params);
   return toCents(rows[0].amount)!;
 }
 
+/** What settle reads and writes of an invoice (a managed one, or the columns a statement read). */
+export type Balance = Pick<Invoice, 'totalAmountCents' | 'paidAmountCents' | 'balanceAmountCents' | 'storedStatus'>;
+
 /** Balance and status from the paid amount: balance 0 with total > 0 is 'Paid', a balance again 'Pending'. */
-export function settle(invoice: Invoice, paidCents: number): void {
+export function settle(invoice: Balance, paidCents: number): void {
   invoice.paidAmountCents = paidCents;
   invoice.balanceAmountCents = invoice.totalAmountCents - paidCents;
   if (invoice.storedStatus === InvoiceStatus.DRAFT) return;
@@ -69,16 +77,32 @@ export async function syncJobPaidAt(tx: RequestContext, jobUuid: string | null):
   // the job too) take their turns, and each counts the invoices the others committed.
   const job = await tx.em.findOne(Job, ofCompany(tx, { uuid: jobUuid }), ROW_LOCK);
   if (!job) return;
-  const [row] = await exec<{ total: string; paid: string }>(
-    tx,
-    `select count(*) as total, count(*) filter (where status = 'Paid') as paid from invoices
-     where ${scopedWhere(tx).sql} and job_uuid = ? and status <> 'Draft'`,
-    [...scopedWhere(tx).params, jobUuid],
-  );
-  const allPaid = Number(row.total) > 0 && row.total === row.paid;
-  if (allPaid) job.paidAt ??= new Date();
-  else job.paidAt = null;
+  const { sql, params } = jobInvoicesSql(tx, jobUuid);
+  const [counts] = await exec<JobInvoices>(tx, sql, params);
+  job.paidAt = jobPaidAt(job.paidAt, counts);
   await tx.em.flush();
+}
+
+/** How many of a job's invoices count (neither deleted nor drafts), and how many of them are 'Paid'. */
+export interface JobInvoices {
+  total: string;
+  paid: string;
+}
+
+/** The statement of JobInvoices (run once the job row is locked: see syncJobPaidAt). */
+export function jobInvoicesSql(tx: TenantScope, jobUuid: string): Conditions {
+  const scope = scopedWhere(tx);
+  return {
+    sql: `select count(*) as total, count(*) filter (where status = 'Paid') as paid from invoices
+     where ${scope.sql} and job_uuid = ? and status <> 'Draft'`,
+    params: [...scope.params, jobUuid],
+  };
+}
+
+/** A job's paid_at given its invoices: kept (or now) while all of them, at least one, are 'Paid'; else null. */
+export function jobPaidAt(current: Date | null, counts: JobInvoices, now = new Date()): Date | null {
+  const allPaid = Number(counts.total) > 0 && counts.total === counts.paid;
+  return allPaid ? (current ?? now) : null;
 }
 
 /**

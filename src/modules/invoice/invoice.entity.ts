@@ -1,10 +1,12 @@
+import { customFieldsOut, externalIdsOut } from '../custom-field/custom-data';
 import { Entity, Formula, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { byNumber, Sortable } from '../../schema/sorting';
 import { TenantEntity, TenantScoped } from '../../data/base.entity';
 import { MoneyType } from '../../schema/money-type';
-import { fromCents } from '../../domain/money';
+import { fromCents, MAX_CENTS } from '../../domain/money';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
@@ -32,8 +34,9 @@ registerEnumType(InvoiceType, { name: 'InvoiceType' });
 export class InvoiceLineItem {
   @ApiField('description', 'string', { nullable: true }) description!: string | null;
   @ApiField('quantity', 'number') quantity!: number;
-  @ApiField('unit_price', 'money') unitPrice!: number;
-  @ApiField('line_total', 'money') lineTotal!: number;
+  // Negative only on a line that deducts a paid deposit (docs/payments.md).
+  @ApiField('unit_price', 'money', { min: -fromCents(MAX_CENTS), description: 'negative on a deducted deposit line' }) unitPrice!: number;
+  @ApiField('line_total', 'money', { min: -fromCents(MAX_CENTS), description: 'negative on a deducted deposit line' }) lineTotal!: number;
   @ApiField('tax_rate', 'number') taxRate!: number;
   @ApiField('tax_amount', 'money') taxAmount!: number;
 }
@@ -42,6 +45,7 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 const money = (fieldName: string) => ({ type: MoneyType, fieldName });
 
 @ObjectType({ implements: Node })
+@ShowsResource('invoices')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -69,6 +73,9 @@ export class Invoice extends TenantEntity {
   @ApiField('location_uuid', 'uuid', { nullable: true, reads: ['location'] }) get locationUuid(): string | null {
     return this.location?.uuid ?? null;
   }
+
+  // Created by a service agreement (docs/recurring-work.md); unique with issue_date.
+  @ApiField('recurring_invoice_uuid', 'uuid', { nullable: true }) @Property({ type: 'uuid', nullable: true }) recurringInvoiceUuid: string | null = null;
 
   @ApiField('invoice_type', 'enum', { enum: InvoiceType }) @Property({ type: 'text' }) invoiceType: InvoiceType = InvoiceType.FULL;
   @ApiField('progress_percentage', 'number', { nullable: true })
@@ -126,4 +133,9 @@ export class Invoice extends TenantEntity {
     if (isOverdue(this.storedStatus, this.balanceAmountCents, this.dueDate, this.companyToday)) return InvoiceStatus.OVERDUE;
     return this.storedStatus;
   }
+
+  // Custom data (docs/custom-fields.md): the company's fields, the values of deleted definitions kept apart, external ids.
+  @ApiField('custom_fields', 'json', customFieldsOut()) @Property({ type: 'json' }) customFields: Record<string, unknown> = {};
+  @Property({ type: 'json', fieldName: 'custom_fields_hidden' }) customFieldsHidden: Record<string, unknown> = {};
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
 }

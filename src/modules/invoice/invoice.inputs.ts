@@ -1,8 +1,10 @@
+import { customFieldsIn, externalIdsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField, InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { decimalPlaces } from '../../domain/money';
 import { ListArgs } from '../../schema/pagination';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
 import { InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
 
 export enum InvoiceStatusFilter {
@@ -73,6 +75,8 @@ export class InvoiceCreateInput extends InvoiceAmountsInput {
   @InputField('internal_notes', 'text', opt) internalNotes?: string | null;
   // Only 'Pending' (default) or 'Draft' on create; by hand on update ('Overdue' never): see the service.
   @InputField('status', 'enum', { enum: InvoiceStatus, default: 'Pending' }) status?: InvoiceStatus;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 export const InvoiceUpdateInput = PartialInput(InvoiceCreateInput, 'InvoiceUpdateInput');
@@ -84,6 +88,7 @@ export class InvoiceListArgs extends ListArgs {
   @InputField('customer_uuid', 'uuid') customerUuid?: string;
   @InputField('job_uuid', 'uuid') jobUuid?: string;
   @InputField('search', 'string', { nullable: true, description: 'matches invoice_number' }) search?: string | null;
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
 }
 
 @ObjectType('InvoicePreviewTotals')

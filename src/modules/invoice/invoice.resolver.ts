@@ -1,4 +1,5 @@
 import type { Awaitable } from '../../data/loaders';
+import { Needs } from '../../schema/access';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../data/context';
 import { relationLimit } from '../../schema/pagination';
@@ -15,6 +16,7 @@ import { invoiceService } from './invoice.service';
 
 @Resolver(() => Invoice)
 export class InvoiceResolver extends CrudResolver({
+  resource: 'invoices',
   entity: Invoice,
   single: 'invoice',
   plural: 'invoices',
@@ -23,6 +25,7 @@ export class InvoiceResolver extends CrudResolver({
   update: InvoiceUpdateInput,
   listArgs: InvoiceListArgs,
 }) {
+  @Needs('invoices:read')
   @Query(() => InvoicePreview, { description: 'Totals without creating (dry run)' })
   previewInvoice(@Ctx() ctx: RequestContext, @Arg('input', () => InvoicePreviewInput) input: InvoicePreviewInput): Promise<InvoicePreview> {
     return invoiceService.preview(ctx, input);

@@ -16,6 +16,9 @@ import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePrevie
 import { computeTotals, LineIn, Totals } from './invoice-totals';
 import { applyStatus } from './marked-paid';
 import { loadParties, writeNew } from './invoice.write';
+import { applyCustomData } from '../custom-field/custom-data';
+import { CustomFieldResource } from '../custom-field/custom-field.entity';
+import { customFieldList } from '../custom-field/custom-field.list';
 import { PAYMENTS_FOLLOW_INVOICE_CUSTOMER_SQL } from '../payment/payment.rules';
 
 const refs: RefSpec[] = [
@@ -107,7 +110,7 @@ function createStatus(status: InvoiceStatus | undefined): InvoiceStatus {
 }
 
 /** A new invoice, read and checked, not yet written: its references, dates, amounts and status; and its job as read. */
-async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: InvoiceStatus): Promise<{ invoice: Invoice; job: Job }> {
+async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: InvoiceStatus): Promise<{ invoice: Invoice; job: Job | null }> {
   const invoice = new Invoice();
   invoice.company = ctx.company;
   const parties = await loadParties(ctx, input.jobUuid, input.customerUuid);
@@ -124,6 +127,7 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   // Without them (a job or customer not the company's), the references are resolved one by one,
   // which names the field at fault.
   await applyInput(ctx, invoice, input, parties ? OTHER_REFS : refs, parties ? SPECIAL_AND_PARTIES : SPECIAL);
+  await applyCustomData(ctx, CustomFieldResource.INVOICE, invoice, input, true);
   invoice.companyToday ??= await companyToday(ctx);
   invoice.issueDate ??= invoice.companyToday;
   // The job loadParties read is the one checked and priced: no second read of it (writeNew writes
@@ -144,7 +148,8 @@ async function buildNew(ctx: RequestContext, input: InvoiceCreateInput, status: 
   applyTotals(invoice, t, !!lines?.length);
   invoice.storedStatus = status;
   settle(invoice, 0);
-  return { invoice, job: job! };
+  // No job only for a deposit invoice (docs/payments.md): the API requires job_uuid.
+  return { invoice, job: job ?? null };
 }
 
 const billingOf = (invoice: Invoice): Billing => ({ jobUuid: invoice.jobUuid, draft: invoice.storedStatus === InvoiceStatus.DRAFT });
@@ -156,8 +161,11 @@ async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<vo
 }
 
 export const invoiceService = {
-  list(ctx: RequestContext, args: InvoiceListArgs, include?: ListInclude) {
+  async list(ctx: RequestContext, args: InvoiceListArgs, include?: ListInclude) {
+    // Custom-field filters and sort (docs/custom-fields.md).
+    const cf = await customFieldList(ctx, CustomFieldResource.INVOICE, args);
     return listPage(ctx, Invoice, args, (w) => {
+      cf.where(w);
       const statuses = args.status ?? [];
       if (statuses.length && !statuses.includes(InvoiceStatusFilter.ALL)) {
         // The same overdue rule as reads (invoice.rules.ts), in its SQL form.
@@ -170,7 +178,7 @@ export const invoiceService = {
       if (args.customerUuid) w.equals('customer', args.customerUuid);
       if (args.jobUuid) w.equals('job', args.jobUuid);
       if (args.search) w.and(`e.invoice_number ilike ?`, [containsPattern(args.search)]);
-    }, include);
+    }, include, cf.sort);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -208,12 +216,14 @@ export const invoiceService = {
     };
   },
 
-  async create(ctx: RequestContext, input: InvoiceCreateInput) {
+  /** `from`: the service agreement creating it (docs/recurring-work.md): one invoice per agreement and issue date. */
+  async create(ctx: RequestContext, input: InvoiceCreateInput, from?: { recurringInvoiceUuid: string }) {
     const status = createStatus(input.status);
     // Everything is read and checked first; then one statement writes (writeNew). A job changed in
     // between makes that statement write nothing, and the create starts over from the job as it is.
     for (let attempt = 1; ; attempt++) {
       const { invoice, job } = await buildNew(ctx, input, status);
+      if (from) invoice.recurringInvoiceUuid = from.recurringInvoiceUuid;
       if (await writeNew(ctx, invoice, job)) return invoice;
       if (attempt === 3) throw new Error('invoice create: its job changed at every attempt');
     }
@@ -229,6 +239,7 @@ export const invoiceService = {
       const readAs = invoice.status;
       const paid = await completedSum(tx, invoice.uuid);
       await applyInput(tx, invoice, input, refs, SPECIAL);
+      await applyCustomData(tx, CustomFieldResource.INVOICE, invoice, input, false);
       if (input.jobUuid !== undefined || input.customerUuid !== undefined || input.estimateUuid !== undefined || input.dueDate !== undefined || input.issueDate !== undefined) {
         await checkParties(tx, invoice);
       }

@@ -36,7 +36,7 @@ const partiesQuery = perMetadata((metadata) => {
  * not deleted, as resolveRef requires; null when one is not (the caller then resolves them one by
  * one). They are lean instances (src/data/record.ts), not managed entities: em.map's hydration,
  * identity map and change tracking of the two, and then references to them, were about 0.3 ms of
- * the server's CPU per create (docs/benchmark.md, issue 20 round 11). The new invoice, which is not
+ * the server's CPU per create (docs/benchmark.md, "Invoice create"). The new invoice, which is not
  * a managed entity and is written by hand (writeNew), holds them as its job and customer and reads
  * only their keys; the request's loaders answer them (Loaders.written); writeNew updates a managed
  * job the request already holds.
@@ -76,8 +76,9 @@ function jobChange(job: Job, invoice: Invoice): Partial<Job> {
  * keeps paid_at right: a payment on another invoice of the job locks it before it counts
  * (syncJobPaidAt). Returns false, having written nothing, when the job changed since it was read.
  */
-export async function writeNew(ctx: RequestContext, invoice: Invoice, job: Job): Promise<boolean> {
+export async function writeNew(ctx: RequestContext, invoice: Invoice, job: Job | null): Promise<boolean> {
   const em = ctx.em;
+  if (!job) return writeWithoutJob(ctx, invoice);
   const change = jobChange(job, invoice);
   const changed = Object.keys(change).length > 0;
   if (changed) change.updatedAt = new Date();
@@ -108,5 +109,18 @@ export async function writeNew(ctx: RequestContext, invoice: Invoice, job: Job):
       markClean(em, held);
     }
   }
+  return true;
+}
+
+/**
+ * An invoice of no job (a deposit asked when an estimate is accepted, docs/payments.md): the same
+ * insert with its number assigned in the statement, and no job to change.
+ */
+async function writeWithoutJob(ctx: RequestContext, invoice: Invoice): Promise<boolean> {
+  const row = insertParts(ctx.em, invoice, { invoiceNumber: numberingService.assignSql(ctx, 'invoice') });
+  const actor = actorCte(ctx.em);
+  const sql = `${actor ? `with ${actor.sql} ` : ''}insert into "invoices" (${row.columns}) select ${row.values}${actor ? ' from "actor"' : ''} returning "invoice_number"`;
+  const [written] = await runStatement<{ invoice_number: string }[]>(ctx.em, sql, [...(actor?.params ?? []), ...row.params]);
+  invoice.invoiceNumber = written.invoice_number;
   return true;
 }

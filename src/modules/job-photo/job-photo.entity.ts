@@ -1,4 +1,5 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
@@ -15,6 +16,7 @@ export enum JobPhotoType {
 registerEnumType(JobPhotoType, { name: 'JobPhotoType' });
 
 @ObjectType({ implements: Node })
+@ShowsResource('photos')
 @GlobalId('jobUuid:uuid')
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).

@@ -1,4 +1,5 @@
 import type { Awaitable } from '../../data/loaders';
+import { Needs } from '../../schema/access';
 import { RequireAddon } from '../../auth/addons';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
@@ -45,16 +46,19 @@ function graphqlUploadSource(files: Array<Promise<FileUpload>>, args: PhotoUploa
 
 @Resolver(() => JobPhoto)
 export class JobPhotoResolver {
+  @Needs('photos:read')
   @Query(() => JobPhotoPage, { name: 'jobPhotos' })
   list(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Args(() => PhotoListArgs) args: PhotoListArgs): Promise<Page<JobPhoto>> {
     return jobPhotoService.list(ctx, jobUuid, args);
   }
 
+  @Needs('photos:read')
   @Query(() => JobPhoto, { name: 'jobPhoto' })
   one(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<JobPhoto> {
     return jobPhotoService.get(ctx, jobUuid, uuid);
   }
 
+  @Needs('photos:write')
   @Mutation(() => PhotoUploadResult, { name: 'uploadJobPhotos' })
   @RequireAddon('job_photos')
   upload(
@@ -66,11 +70,13 @@ export class JobPhotoResolver {
     return jobPhotoService.upload(ctx, jobUuid, graphqlUploadSource(files, args));
   }
 
+  @Needs('photos:write')
   @Mutation(() => DeleteResult, { name: 'deleteJobPhoto' })
   remove(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
     return jobPhotoService.remove(ctx, jobUuid, uuid);
   }
 
+  @Needs('photos:write')
   @Mutation(() => JobPhoto, { name: 'restoreJobPhoto' })
   restore(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<JobPhoto> {
     return jobPhotoService.restore(ctx, jobUuid, uuid);

@@ -1,4 +1,6 @@
+import { customFieldsOut, externalIdsOut, tagsOut } from '../custom-field/custom-data';
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { byNumber, Sortable } from '../../schema/sorting';
@@ -28,6 +30,7 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 const stamp = () => ({ ...TIMESTAMP, nullable: true });
 
 @ObjectType({ implements: Node })
+@ShowsResource('jobs')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -99,4 +102,10 @@ export class Job extends TenantEntity {
 
   @ApiField('internal_notes', 'text', { nullable: true }) @Property(text()) internalNotes: string | null = null;
   @ApiField('customer_notes', 'text', { nullable: true }) @Property(text()) customerNotes: string | null = null;
+
+  // Custom data (docs/custom-fields.md): the company's fields, the values of deleted definitions kept apart, external ids.
+  @ApiField('custom_fields', 'json', customFieldsOut()) @Property({ type: 'json' }) customFields: Record<string, unknown> = {};
+  @Property({ type: 'json', fieldName: 'custom_fields_hidden' }) customFieldsHidden: Record<string, unknown> = {};
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
+  @ApiField('tags', 'string', tagsOut()) @Property({ type: 'text[]' }) tags: string[] = [];
 }

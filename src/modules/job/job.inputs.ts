@@ -1,8 +1,10 @@
+import { customFieldsIn, externalIdsIn, tagsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { ListArgs } from '../../schema/pagination';
 import { isDateOnly, parseTimestamp } from '../../domain/values';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
 import { JobPriority, JobStatus } from './job.entity';
 
 const opt = { nullable: true } as const;
@@ -39,6 +41,9 @@ export class JobCreateInput {
   @InputField('paid_at', 'datetime', opt) paidAt?: Date | null;
   @InputField('internal_notes', 'text', opt) internalNotes?: string | null;
   @InputField('customer_notes', 'text', opt) customerNotes?: string | null;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
+  @InputField('tags', 'string', tagsIn()) tags?: string[] | null;
 }
 
 export const JobUpdateInput = PartialInput(JobCreateInput, 'JobUpdateInput');
@@ -55,4 +60,6 @@ export class JobListArgs extends ListArgs {
   priority?: JobPriority[];
   // An empty search is no search, as on customers.
   @InputField('search', 'string', { nullable: true, description: 'Substring of title, description or job_number' }) search?: string | null;
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
+  @InputField('tags', 'string', { list: true, description: 'Tags, comma-separated in REST: records with any of them (case-insensitive)' }) tags?: string[];
 }

@@ -14,6 +14,7 @@ import { jobService } from './job.service';
 
 @Resolver(() => Job)
 export class JobResolver extends CrudResolver({
+  resource: 'jobs',
   entity: Job,
   single: 'job',
   plural: 'jobs',

@@ -10,6 +10,9 @@ import { User } from '../user/user.entity';
 import { deleteJobVisits, scheduleFromJob } from '../visit/visit.schedule';
 import { Job, JobStatus } from './job.entity';
 import { JobCreateInput, JobListArgs, JobUpdateInput } from './job.inputs';
+import { applyCustomData } from '../custom-field/custom-data';
+import { CustomFieldResource } from '../custom-field/custom-field.entity';
+import { customFieldList } from '../custom-field/custom-field.list';
 import { statusChange } from './job.rules';
 
 const refs: RefSpec[] = [
@@ -31,14 +34,15 @@ const scheduleOf = (job: Job) => [job.scheduledDate, job.scheduledTimeStart, job
 
 async function applyJobInput(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {
   const [time, user] = [scheduleOf(job), job.assignedTo?.id ?? null];
-  await applyJobFields(ctx, job, input);
+  await applyJobFields(ctx, job, input, false);
   await ctx.em.flush();
   const changed = { time: scheduleOf(job) !== time, user: (job.assignedTo?.id ?? null) !== user };
   if (changed.time || changed.user) await scheduleFromJob(ctx, job, await companyTimezone(ctx), changed);
 }
 
-async function applyJobFields(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput): Promise<void> {
+async function applyJobFields(ctx: RequestContext, job: Job, input: JobCreateInput | JobUpdateInput, creating: boolean): Promise<void> {
   await applyInput(ctx, job, input, refs, SPECIAL);
+  await applyCustomData(ctx, CustomFieldResource.JOB, job, input, creating);
   if (input.estimatedAmount !== undefined) job.estimatedAmountCents = input.estimatedAmount === null ? null : toCents(input.estimatedAmount);
   if (input.actualAmount !== undefined) job.actualAmountCents = input.actualAmount === null ? null : toCents(input.actualAmount);
   if (input.scheduledDate !== undefined) job.scheduledDate = await scheduledDateOf(ctx, input.scheduledDate);
@@ -56,8 +60,13 @@ async function scheduledDateOf(ctx: RequestContext, value: string | null): Promi
 }
 
 export const jobService = {
-  list(ctx: RequestContext, args: JobListArgs, include?: ListInclude) {
+  async list(ctx: RequestContext, args: JobListArgs, include?: ListInclude) {
+    // Custom-field filters and sort (docs/custom-fields.md).
+    const cf = await customFieldList(ctx, CustomFieldResource.JOB, args);
     return listPage(ctx, Job, args, (w) => {
+      cf.where(w);
+      // Any of the tags, whatever their case (the GIN index on lower_tags, migration 0033).
+      if (args.tags?.length) w.and('lower_tags(e.tags) && array[?]::text[]', [args.tags.map((tag) => tag.toLowerCase())]);
       if (args.status?.length) w.oneOf('status', args.status);
       if (args.priority?.length) w.oneOf('priority', args.priority);
       if (args.locationUuid) w.equals('location', args.locationUuid);
@@ -67,7 +76,7 @@ export const jobService = {
         const p = containsPattern(args.search);
         w.and(`e.title ilike ? or e.description ilike ? or e.job_number ilike ?`, [p, p, p]);
       }
-    }, include);
+    }, include, cf.sort);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -78,7 +87,7 @@ export const jobService = {
     return inTransaction(ctx, async (tx, em) => {
       const job = new Job();
       job.company = ctx.company;
-      await applyJobFields(tx, job, input);
+      await applyJobFields(tx, job, input, true);
       // Taken inside the transaction: a failed create gives its number back.
       job.jobNumber = String(await nextSequence(tx, 'job_number'));
       em.persist(job);

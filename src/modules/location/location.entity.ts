@@ -1,4 +1,6 @@
+import { customFieldsOut, externalIdsOut } from '../custom-field/custom-data';
 import { Entity, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
@@ -11,6 +13,7 @@ const text = () => ({ type: 'text', nullable: true }) as const;
 const json = () => ({ type: 'json', nullable: true }) as const;
 
 @ObjectType({ implements: Node })
+@ShowsResource('locations')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -32,4 +35,9 @@ export class Location extends TenantEntity {
   @ApiField('default_pricing_set_uuid', 'uuid', { nullable: true }) @Property({ type: 'uuid', nullable: true }) defaultPricingSetUuid: string | null = null;
   @ApiField('is_primary', 'boolean') @Property({ type: 'boolean' }) isPrimary = false;
   @ApiField('is_active', 'boolean') @Property({ type: 'boolean' }) isActive = true;
+
+  // Custom data (docs/custom-fields.md): the company's fields, the values of deleted definitions kept apart, external ids.
+  @ApiField('custom_fields', 'json', customFieldsOut()) @Property({ type: 'json' }) customFields: Record<string, unknown> = {};
+  @Property({ type: 'json', fieldName: 'custom_fields_hidden' }) customFieldsHidden: Record<string, unknown> = {};
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
 }

@@ -1,8 +1,11 @@
-import { InputType } from 'type-graphql';
+import { customFieldsIn, externalIdsIn } from '../custom-field/custom-data';
+import { ArgsType, InputType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { US_STATE_CODES } from '../../domain/us-states';
 import { isTimeZone } from '../../domain/values';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
+import { ListArgs } from '../../schema/pagination';
 import { DEFAULT_TIMEZONE } from '../company/company.rules';
 
 const opt = { nullable: true } as const;
@@ -30,6 +33,8 @@ export class LocationCreateInput {
   @InputField('service_types_offered', 'json', { nullable: true, jsonArray: true }) serviceTypesOffered?: object | null;
   @InputField('default_pricing_set_uuid', 'uuid', opt) defaultPricingSetUuid?: string | null;
   @InputField('is_primary', 'boolean', { default: false }) isPrimary?: boolean;
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 @InputType('LocationUpdateBase')
@@ -39,3 +44,8 @@ class LocationUpdateFields extends LocationCreateInput {
 
 export const LocationUpdateInput = PartialInput(LocationUpdateFields, 'LocationUpdateInput');
 export type LocationUpdateInput = InstanceType<typeof LocationUpdateInput>;
+
+@ArgsType()
+export class LocationListArgs extends ListArgs {
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
+}

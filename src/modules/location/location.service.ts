@@ -1,9 +1,11 @@
 import { inTransaction, RequestContext } from '../../data/context';
 import { applyInput, findActive, ListInclude, listPage, restoreRecord, softDelete } from '../../data/crud';
-import { ListArgs } from '../../schema/pagination';
 import { AppError } from '../../errors/app-error';
 import { Location } from './location.entity';
-import { LocationCreateInput, LocationUpdateInput } from './location.inputs';
+import { applyCustomData } from '../custom-field/custom-data';
+import { CustomFieldResource } from '../custom-field/custom-field.entity';
+import { customFieldList } from '../custom-field/custom-field.list';
+import { LocationCreateInput, LocationListArgs, LocationUpdateInput } from './location.inputs';
 
 // A company has at most one primary location: making one primary clears the flag on the others,
 // and the primary one cannot be deleted. Requests that make a location primary or delete one
@@ -23,8 +25,9 @@ async function clearOtherPrimaries(tx: RequestContext, keep: Location): Promise<
 }
 
 export const locationService = {
-  list(ctx: RequestContext, args: ListArgs, include?: ListInclude) {
-    return listPage(ctx, Location, args, undefined, include);
+  async list(ctx: RequestContext, args: LocationListArgs, include?: ListInclude) {
+    const cf = await customFieldList(ctx, CustomFieldResource.LOCATION, args);
+    return listPage(ctx, Location, args, cf.where, include, cf.sort);
   },
 
   get(ctx: RequestContext, uuid: string) {
@@ -36,6 +39,7 @@ export const locationService = {
       const location = new Location();
       location.company = ctx.company;
       await applyInput(tx, location, input);
+      await applyCustomData(tx, CustomFieldResource.LOCATION, location, input, true);
       if (location.isPrimary) await clearOtherPrimaries(tx, location);
       em.persist(location);
       await em.flush();
@@ -49,6 +53,7 @@ export const locationService = {
       if (input.isPrimary) await lockPrimary(tx);
       const location = await this.get(tx, uuid);
       await applyInput(tx, location, input);
+      await applyCustomData(tx, CustomFieldResource.LOCATION, location, input, false);
       if (location.isPrimary) await clearOtherPrimaries(tx, location);
       await em.flush();
       return location;

@@ -1,4 +1,5 @@
 import { ObjectType } from 'type-graphql';
+import { ShowsResource } from '../../schema/access';
 import { ApiField } from '../../schema/fields';
 
 @ObjectType()
@@ -11,6 +12,7 @@ export class NumberingKindSettings {
 }
 
 @ObjectType()
+@ShowsResource('numbering')
 export class NumberingSettings {
   @ApiField('invoice', 'object', { type: () => NumberingKindSettings }) invoice!: NumberingKindSettings;
   @ApiField('estimate', 'object', { type: () => NumberingKindSettings }) estimate!: NumberingKindSettings;

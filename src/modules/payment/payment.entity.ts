@@ -1,4 +1,6 @@
+import { externalIdsOut } from '../custom-field/custom-data';
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { byNumber, Sortable } from '../../schema/sorting';
@@ -30,6 +32,7 @@ registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
 const text = () => ({ type: 'text', nullable: true }) as const;
 
 @ObjectType({ implements: Node })
+@ShowsResource('payments')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -55,12 +58,17 @@ export class Payment extends TenantEntity {
 
   @Property({ type: MoneyType, fieldName: 'amount' }) amountCents!: number;
   @Property({ type: MoneyType, fieldName: 'processing_fee' }) processingFeeCents = 0;
+  // Refunded through Stripe (docs/payments.md); a Completed payment counts amount − refunded_amount.
+  @Property({ type: MoneyType, fieldName: 'refunded_amount' }) refundedAmountCents = 0;
 
   @ApiField('amount', 'money', { reads: ['amountCents'] }) get amount(): number {
     return fromCents(this.amountCents);
   }
   @ApiField('processing_fee', 'money', { reads: ['processingFeeCents'] }) get processingFee(): number {
     return fromCents(this.processingFeeCents);
+  }
+  @ApiField('refunded_amount', 'money', { reads: ['refundedAmountCents'], description: 'Refunded through Stripe; fully refunded: status Refunded' }) get refundedAmount(): number {
+    return fromCents(this.refundedAmountCents);
   }
   @ApiField('net_amount', 'money', { reads: ['amountCents', 'processingFeeCents'] }) get netAmount(): number {
     return fromCents(this.amountCents - this.processingFeeCents);
@@ -76,8 +84,12 @@ export class Payment extends TenantEntity {
   @ApiField('status', 'enum', { enum: PaymentStatus }) @Property({ type: 'text' }) status: PaymentStatus = PaymentStatus.COMPLETED;
   @ApiField('processed_at', 'datetime', { nullable: true }) @Property({ ...TIMESTAMP, nullable: true }) processedAt: Date | null = null;
 
-  @ManyToOne(() => User, { fieldName: 'created_by_user_id' }) createdBy!: User;
-  @ApiField('created_by_user_id', 'uuid', { reads: ['createdBy'] }) get createdByUserId(): string {
-    return this.createdBy?.id;
+  // Null for a payment recorded from Stripe's events (no user made it).
+  @ManyToOne(() => User, { fieldName: 'created_by_user_id', nullable: true }) createdBy: User | null = null;
+  @ApiField('created_by_user_id', 'uuid', { reads: ['createdBy'], nullable: true }) get createdByUserId(): string | null {
+    return this.createdBy?.id ?? null;
   }
+
+  // External ids (docs/custom-fields.md).
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
 }

@@ -1,3 +1,4 @@
+import { externalIdsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
@@ -22,6 +23,7 @@ export class PaymentCreateInput {
   // 'Completed' (default) or 'Pending' on create; any status on update.
   @InputField('status', 'enum', { enum: PaymentStatus, default: 'Completed' }) status?: PaymentStatus;
   @InputField('processed_at', 'datetime', { nullable: true, description: "default: now when 'Completed'" }) processedAt?: Date | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 // invoice_uuid cannot change.

@@ -12,6 +12,7 @@ import { paymentService } from './payment.service';
 
 @Resolver(() => Payment)
 export class PaymentResolver extends CrudResolver({
+  resource: 'payments',
   entity: Payment,
   single: 'payment',
   plural: 'payments',

@@ -8,6 +8,7 @@ import { completedSum, lockInvoice, syncInvoice } from '../invoice/invoice.balan
 import { Invoice, InvoiceStatus } from '../invoice/invoice.entity';
 import { Payment, PaymentStatus } from './payment.entity';
 import { PaymentCreateInput, PaymentListArgs, PaymentUpdateInput } from './payment.inputs';
+import { applyCustomData } from '../custom-field/custom-data';
 import { paymentCustomerOf } from './payment.rules';
 
 // Copied by hand: money arrives in dollars; status has side effects; the invoice is fixed.
@@ -23,7 +24,7 @@ function checkPayable(invoice: Invoice): void {
 async function checkWithinTotal(tx: RequestContext, invoice: Invoice, payment: Payment): Promise<void> {
   if (payment.status !== PaymentStatus.COMPLETED) return;
   const others = await completedSum(tx, invoice.uuid, payment.uuid);
-  if (others + payment.amountCents > invoice.totalAmountCents) {
+  if (others + payment.amountCents - payment.refundedAmountCents > invoice.totalAmountCents) {
     const balance = centsToDecimal(invoice.totalAmountCents - others);
     // The message reads 'amount exceeds invoice balance (…)' (docs/invoices-and-payments.md): the field name starts it.
     throw AppError.field('amount', `exceeds invoice balance (${balance})`);
@@ -69,6 +70,7 @@ export async function createOnLocked(tx: RequestContext, invoice: Invoice, input
   payment.customer = paymentCustomerOf(invoice);
   payment.createdBy = tx.user;
   await applyInput(tx, payment, input, [], SPECIAL);
+  await applyCustomData(tx, null, payment, input, true);
   applyMoney(payment, input);
   applyStatus(payment, status, input.processedAt !== undefined);
   await checkWithinTotal(tx, invoice, payment);
@@ -108,6 +110,7 @@ export const paymentService = {
       const counted = payment.status === PaymentStatus.COMPLETED;
       const before = payment.amountCents;
       await applyInput(tx, payment, input, [], SPECIAL);
+      await applyCustomData(tx, null, payment, input, false);
       applyMoney(payment, input);
       applyStatus(payment, input.status, input.processedAt !== undefined);
       const counts = payment.status === PaymentStatus.COMPLETED;

@@ -1,4 +1,6 @@
+import { externalIdsOut } from '../custom-field/custom-data';
 import { Entity, Property } from '@mikro-orm/core';
+import { ShowsResource } from '../../schema/access';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { ApiField } from '../../schema/fields';
 import { Sortable } from '../../schema/sorting';
@@ -42,6 +44,7 @@ export class TemplateTiers {
 const money = (fieldName: string) => ({ type: MoneyType, fieldName, nullable: true }) as const;
 
 @ObjectType({ implements: Node })
+@ShowsResource('templates')
 @GlobalId()
 @TenantScoped()
 // The fields its lists sort by (docs/conventions.md, Lists).
@@ -87,4 +90,7 @@ export class Template extends TenantEntity {
   tierCents(tier: Tier): number | null {
     return { good: this.tierGoodCents, better: this.tierBetterCents, best: this.tierBestCents }[tier];
   }
+
+  // External ids (docs/custom-fields.md).
+  @ApiField('external_ids', 'json', externalIdsOut()) @Property({ type: 'json' }) externalIds: Record<string, string> = {};
 }

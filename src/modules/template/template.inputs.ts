@@ -1,3 +1,4 @@
+import { externalIdsIn } from '../custom-field/custom-data';
 import { InputType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
@@ -38,6 +39,7 @@ export class TemplateCreateInput {
   })
   addons?: TemplateAddonInput[];
   @InputField('tax_rate', 'number', { default: 0, check: rateCheck }) taxRate?: number;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 export const TemplateUpdateInput = PartialInput(TemplateCreateInput, 'TemplateUpdateInput');

@@ -7,6 +7,7 @@ import { templateService } from './template.service';
 
 @Resolver(() => Template)
 export class TemplateResolver extends CrudResolver({
+  resource: 'templates',
   entity: Template,
   single: 'template',
   plural: 'templates',

@@ -5,6 +5,7 @@ import { ListArgs } from '../../schema/pagination';
 import { toCents } from '../../domain/money';
 import { AppError } from '../../errors/app-error';
 import { StoredAddon, Template, TemplatePricingType } from './template.entity';
+import { applyCustomData } from '../custom-field/custom-data';
 import { TemplateCreateInput, TemplateUpdateInput } from './template.inputs';
 
 const cents = (v: number | null | undefined): number | null => (v === null || v === undefined ? null : toCents(v));
@@ -68,6 +69,7 @@ export const templateService = {
     const template = new Template();
     template.company = ctx.company;
     apply(template, input);
+    await applyCustomData(ctx, null, template, input, true);
     ctx.em.persist(template);
     await ctx.em.flush();
     return template;
@@ -76,6 +78,7 @@ export const templateService = {
   async update(ctx: RequestContext, uuid: string, input: TemplateUpdateInput) {
     const template = await this.get(ctx, uuid);
     apply(template, input);
+    await applyCustomData(ctx, null, template, input, false);
     await ctx.em.flush();
     return template;
   },

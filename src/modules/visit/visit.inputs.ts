@@ -1,7 +1,9 @@
+import { customFieldsIn, externalIdsIn } from '../custom-field/custom-data';
 import { ArgsType, InputType, registerEnumType } from 'type-graphql';
 import { InputField } from '../../schema/fields';
 import { PartialInput } from '../../schema/inputs';
 import { ListArgs } from '../../schema/pagination';
+import { CustomFieldFilter, customFieldFilters } from '../custom-field/custom-field.inputs';
 import { VisitStatus } from './visit.entity';
 
 const opt = { nullable: true } as const;
@@ -16,6 +18,8 @@ export class VisitCreateInput {
   @InputField('all_day', 'boolean', { description: 'With visit_date: the whole day in the company time zone' }) allDay?: boolean;
   @InputField('visit_date', 'date', opt) visitDate?: string | null;
   @InputField('assigned_user_ids', 'uuid', { list: true, description: 'Users of the company' }) assignedUserIds?: string[];
+  @InputField('custom_fields', 'json', customFieldsIn()) customFields?: Record<string, unknown> | null;
+  @InputField('external_ids', 'json', externalIdsIn()) externalIds?: Record<string, string | null> | null;
 }
 
 export const VisitUpdateInput = PartialInput(VisitCreateInput, 'VisitUpdateInput');
@@ -46,6 +50,7 @@ export class VisitListArgs extends ListArgs {
   @InputField('user_id', 'uuid') userId?: string;
   @InputField('status', 'enum', { enum: VisitStatus, list: true, description: 'One status or several (comma-separated in REST)' }) status?: VisitStatus[];
   @InputField('job_uuid', 'uuid') jobUuid?: string;
+  @InputField('cf', 'object', customFieldFilters()) customFields?: CustomFieldFilter[];
 }
 
 @ArgsType()

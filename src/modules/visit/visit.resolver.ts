@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import { Needs } from '../../schema/access';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { listPlan } from '../../graphql/prefetch';
 import type { RequestContext } from '../../data/context';
@@ -18,32 +19,38 @@ const byStart = (a: Visit, b: Visit) => (a.startsAt?.getTime() ?? Infinity) - (b
 // jobs, customers and users costs a fixed number of statements.
 @Resolver(() => Visit)
 export class VisitResolver {
+  @Needs('visits:read')
   @Query(() => Visit)
   visit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<Visit> {
     return visitService.get(ctx, uuid);
   }
 
+  @Needs('visits:read')
   @Query(() => VisitPage, { description: 'The calendar: visits overlapping [from, to), by start, unscheduled last' })
   visits(@Ctx() ctx: RequestContext, @Args(() => VisitListArgs) args: VisitListArgs, @Info() info: GraphQLResolveInfo): Promise<Page<Visit>> {
     // What the selection reads of the visits and their jobs comes with the page (src/graphql/prefetch.ts).
     return visitService.list(ctx, args, listPlan(ctx.em, Visit, info));
   }
 
+  @Needs('visits:write')
   @Mutation(() => Visit)
   createVisit(@Ctx() ctx: RequestContext, @Arg('jobUuid', () => UUIDScalar) jobUuid: string, @Arg('input', () => VisitCreateInput) input: VisitCreateInput): Promise<Visit> {
     return visitService.create(ctx, jobUuid, input);
   }
 
+  @Needs('visits:write')
   @Mutation(() => Visit)
   updateVisit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => VisitUpdateInput) input: VisitUpdateInput): Promise<Visit> {
     return visitService.update(ctx, uuid, input);
   }
 
+  @Needs('visits:write')
   @Mutation(() => Visit, { description: 'Assign users: mode replace (default), add or remove' })
   assignVisit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string, @Arg('input', () => VisitAssignInput) input: VisitAssignInput): Promise<Visit> {
     return visitService.assign(ctx, uuid, input);
   }
 
+  @Needs('visits:write')
   @Mutation(() => Visit, { description: 'Mark completed (completedAt default now); a Cancelled visit cannot be' })
   completeVisit(
     @Ctx() ctx: RequestContext,
@@ -53,11 +60,13 @@ export class VisitResolver {
     return visitService.complete(ctx, uuid, input ?? {});
   }
 
+  @Needs('visits:write')
   @Mutation(() => DeleteResult)
   deleteVisit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<{ message: string }> {
     return visitService.remove(ctx, uuid);
   }
 
+  @Needs('visits:write')
   @Mutation(() => Visit, { description: 'Restore a deleted visit (its job must be live; its crew is booked again)' })
   restoreVisit(@Ctx() ctx: RequestContext, @Arg('uuid', () => UUIDScalar) uuid: string): Promise<Visit> {
     return visitService.restore(ctx, uuid);

@@ -73,18 +73,31 @@ export function setStatus(v: Visit, status: VisitStatus, now = new Date()): void
   v.completedAt = s === VisitStatus.COMPLETED ? (v.completedAt ?? now) : null;
 }
 
-/** Visits of a job by start, unscheduled last (the calendar's order). */
-async function jobVisits(ctx: RequestContext, jobUuid: string): Promise<Visit[]> {
-  return ctx.em.find(
-    Visit,
-    { job: jobUuid, company: ctx.companyId, deletedAt: null },
-    { orderBy: { startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC } },
-  );
-}
+/** The calendar's order (a job's visits by start, unscheduled last), and its reverse. */
+const CALENDAR = { startsAt: QueryOrder.ASC_NULLS_LAST, createdAt: QueryOrder.ASC, uuid: QueryOrder.ASC } as const;
+const CALENDAR_REVERSED = { startsAt: QueryOrder.DESC_NULLS_FIRST, createdAt: QueryOrder.DESC, uuid: QueryOrder.DESC } as const;
 
-/** The job's next open visit (the earliest one still to be done), else its last one. */
+/**
+ * The job's next open visit (the earliest one still to be done), else its last one: the rule over
+ * the job's visits in the calendar's order. mirrorOf reads the same visit from the database;
+ * test/modules/visit/booking.test.ts holds the two to each other.
+ */
 export function mirroredVisit(visits: Visit[]): Visit | null {
   return visits.find((v) => OPEN_STATUSES.includes(v.status)) ?? visits[visits.length - 1] ?? null;
+}
+
+/** The job's first open visit in the calendar's order (one row, by the index on the job's visits). */
+function nextOpenVisit(ctx: RequestContext, jobUuid: string): Promise<Visit | null> {
+  return ctx.em.findOne(Visit, { job: jobUuid, company: ctx.companyId, deletedAt: null, status: { $in: [...OPEN_STATUSES] } }, { orderBy: CALENDAR });
+}
+
+/**
+ * mirroredVisit read as at most two rows: the first open visit, else the last visit. A job's
+ * visits read whole (a schedule's 730) cost a visit create or a schedule set time in proportion
+ * to them, to hydrate and then to compare at each flush (docs/visits.md, "Jobs' schedule fields").
+ */
+export async function mirrorOf(ctx: RequestContext, jobUuid: string): Promise<Visit | null> {
+  return (await nextOpenVisit(ctx, jobUuid)) ?? ctx.em.findOne(Visit, { job: jobUuid, company: ctx.companyId, deletedAt: null }, { orderBy: CALENDAR_REVERSED });
 }
 
 /**
@@ -93,7 +106,7 @@ export function mirroredVisit(visits: Visit[]): Visit | null {
  * days shows its start's date, start time and end time.
  */
 export async function syncJobMirror(ctx: RequestContext, job: Job, tz: string): Promise<void> {
-  const v = mirroredVisit(await jobVisits(ctx, job.uuid));
+  const v = await mirrorOf(ctx, job.uuid);
   const start = v?.startsAt && !v.allDay ? localParts(v.startsAt, tz) : null;
   job.scheduledDate = v?.allDay ? v.visitDate : (start?.date ?? null);
   job.scheduledTimeStart = start?.time ?? null;
@@ -111,8 +124,7 @@ export async function syncJobMirror(ctx: RequestContext, job: Job, tz: string): 
  */
 export async function scheduleFromJob(ctx: RequestContext, job: Job, tz: string, changed: { time: boolean; user: boolean }): Promise<void> {
   if (!changed.time && !changed.user) return;
-  const visits = await jobVisits(ctx, job.uuid);
-  let v = visits.find((x) => OPEN_STATUSES.includes(x.status));
+  let v = await nextOpenVisit(ctx, job.uuid);
   if (!v) {
     if (!job.scheduledDate && !job.assignedTo) return;
     v = Object.assign(new Visit(), { company: ctx.company, job });

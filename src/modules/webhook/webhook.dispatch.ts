@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import { toRest } from '../../rest/case-map';
-import { parseTypePatterns, typeMatches, type TypeFilter } from '../event/event.catalogue';
+import { narrowFilter, parseTypePatterns, typeMatches, type TypeFilter } from '../event/event.catalogue';
 import { type EventRow } from '../event/event.render';
 import { renderEventFast } from '../event/event.render-fast';
 import { ASSIGN_SQL } from '../event/event.sql';
@@ -26,6 +26,8 @@ interface ActiveEndpoint {
   uuid: string;
   company_uuid: string;
   event_types: string[];
+  /** The event resources of the key that created or last changed it (null: all). */
+  readable_resources: string[] | null;
   created_at: Date;
 }
 
@@ -58,13 +60,14 @@ export async function dispatchEvents(orm: Orm, batch = DISPATCH_BATCH): Promise<
     const companies = [...new Set(events.map((e) => e.company_uuid))];
     const endpoints = await rows<ActiveEndpoint>(
       trx,
-      `select uuid, company_uuid, event_types, created_at from webhook_endpoints where status = 'active' and company_uuid in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
+      `select uuid, company_uuid, event_types, readable_resources, created_at from webhook_endpoints where status = 'active' and company_uuid in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
       [JSON.stringify(companies)],
     );
     const byCompany = new Map<string, Array<ActiveEndpoint & { filter: TypeFilter | null }>>();
     for (const e of endpoints) {
       const list = byCompany.get(e.company_uuid) ?? [];
-      list.push({ ...e, filter: parseTypePatterns(e.event_types.join(',')) });
+      // Its selection, narrowed to what its key could read in the feed (docs/people-and-access.md).
+      list.push({ ...e, filter: narrowFilter(parseTypePatterns(e.event_types.join(',')), e.readable_resources) });
       byCompany.set(e.company_uuid, list);
     }
     const deliveries: Array<{ endpoint_uuid: string; company_uuid: string; event_id: string; event_type: string; body: string }> = [];

@@ -4,7 +4,7 @@ import { companyIs } from '../../data/tenant';
 import { pageOf, pageWindow } from '../../schema/pagination';
 import { isUuid } from '../../domain/values';
 import { AppError } from '../../errors/app-error';
-import { parseTypePatterns } from '../event/event.catalogue';
+import { parseTypePatterns, readableEventResources } from '../event/event.catalogue';
 import { WebhookDeliveryListArgs, WebhookPageArgs, WebhookEndpointCreateInput, WebhookEndpointUpdateInput, WebhookReplayInput } from './webhook.inputs';
 import { DELIVERY_COLUMNS, DeliveryRow, deliveryDetailOf, deliveryOf, ENDPOINT_COLUMNS, EndpointRow, endpointOf, sql } from './webhook.rows';
 import { webhookSettings } from './webhook.settings';
@@ -39,6 +39,12 @@ async function deliveryRow(ctx: RequestContext, uuid: string): Promise<DeliveryR
   return row;
 }
 
+/** The event resources the calling key may read, as a Postgres array (null: all): the endpoint gets only those (docs/people-and-access.md). */
+const readableBy = (ctx: RequestContext) => {
+  const readable = readableEventResources(ctx.access.rights);
+  return readable ? `{${readable.join(',')}}` : null;
+};
+
 const withSecret = (endpoint: EndpointRow, secret: string) => Object.assign(new WebhookEndpointSecret(), { endpoint: endpointOf(endpoint), secret });
 
 export const webhookService = {
@@ -66,8 +72,8 @@ export const webhookService = {
       if (Number(n) >= MAX_ENDPOINTS) throw AppError.field('url', `a company has at most ${MAX_ENDPOINTS} webhook endpoints`);
       const [created] = await sql<EndpointRow>(
         tx,
-        `insert into webhook_endpoints (uuid, company_uuid, url, description, event_types, secret) values (?, ?, ?, ?, ?::jsonb, ?) returning ${ENDPOINT_COLUMNS}`,
-        [randomUUID(), ctx.companyId, url, input.description ?? null, JSON.stringify(types), secret],
+        `insert into webhook_endpoints (uuid, company_uuid, url, description, event_types, secret, readable_resources) values (?, ?, ?, ?, ?::jsonb, ?, ?::text[]) returning ${ENDPOINT_COLUMNS}`,
+        [randomUUID(), ctx.companyId, url, input.description ?? null, JSON.stringify(types), secret, readableBy(ctx)],
       );
       return created;
     });
@@ -86,9 +92,9 @@ export const webhookService = {
       ctx,
       `update webhook_endpoints set url = ?, event_types = ?::jsonb, description = ?, status = ?,
         disabled_reason = case when ? = 'active' then null when status = 'active' then 'disabled by request' else disabled_reason end,
-        failing_since = case when ? then null else failing_since end, updated_at = now()
+        failing_since = case when ? then null else failing_since end, readable_resources = ?::text[], updated_at = now()
       where ${companyIs(ctx).sql} and uuid = ? returning ${ENDPOINT_COLUMNS}`,
-      [url, JSON.stringify(types), description, status, status, enable, ...companyIs(ctx).params, uuid],
+      [url, JSON.stringify(types), description, status, status, enable, readableBy(ctx), ...companyIs(ctx).params, uuid],
     );
     if (!row) throw AppError.notFound('Webhook endpoint');
     return endpointOf(row);

@@ -1,4 +1,5 @@
 import { ObjectType, registerEnumType } from 'type-graphql';
+import { ShowsResource } from '../../schema/access';
 import { ApiField } from '../../schema/fields';
 
 // What the webhook routes return, declared once for both surfaces (docs/webhooks.md).
@@ -17,6 +18,7 @@ export enum WebhookDeliveryStatus {
 registerEnumType(WebhookDeliveryStatus, { name: 'WebhookDeliveryStatus' });
 
 @ObjectType()
+@ShowsResource('webhooks')
 export class WebhookEndpoint {
   @ApiField('uuid', 'uuid') uuid!: string;
   @ApiField('url', 'string') url!: string;
@@ -41,6 +43,7 @@ export class WebhookEndpointSecret {
 }
 
 @ObjectType()
+@ShowsResource('webhooks')
 export class WebhookDelivery {
   @ApiField('uuid', 'uuid') uuid!: string;
   @ApiField('event_id', 'string', { description: 'Sent as webhook-id' }) eventId!: string;
@@ -64,6 +67,7 @@ export class WebhookAttempt {
 }
 
 @ObjectType()
+@ShowsResource('webhooks')
 export class WebhookDeliveryDetail extends WebhookDelivery {
   @ApiField('attempt_log', 'object', { type: () => WebhookAttempt, list: true }) attemptLog!: WebhookAttempt[];
 }
