@@ -34,6 +34,21 @@ describe('admin CLI', () => {
     expect((await admin('set-addons', '--company', company, '--addons', 'custom_numbering,job_photos')).out.company.addons).toEqual(['custom_numbering', 'job_photos']);
   });
 
+  it('gives users roles and keys names and scopes; the first user is the owner', async () => {
+    const made = await admin('create-company', '--name', 'Role Electric', '--email', 'office@role.example');
+    const company = made.out.company.uuid;
+    expect((await gql(t, made.out.api_key, '{ me { user { role } } }')).data.me.user.role).toBe('OWNER');
+    const tech = await admin('create-user', '--company', company, '--first-name', 'Tia', '--last-name', 'Tech', '--role', 'technician');
+    expect(tech.out.user.role).toBe('technician');
+    expect((await admin('create-user', '--company', company, '--first-name', 'O', '--last-name', 'O')).out.user.role).toBe('office');
+    expect((await admin('create-user', '--company', company, '--first-name', 'B', '--last-name', 'B', '--role', 'boss')).code).toBe(1);
+    const key = await admin('create-key', '--company', company, '--user', tech.out.user.id, '--name', 'van tablet', '--scopes', 'jobs:read,visits:write');
+    expect(key.out.key).toMatchObject({ name: 'van tablet', scopes: ['jobs:read', 'visits:write'] });
+    expect((await rest(t, key.out.api_key).get('/jobs')).status).toBe(200);
+    expect((await rest(t, key.out.api_key).get('/customers')).body.error.code).toBe('PERMISSION_DENIED');
+    expect((await admin('create-key', '--company', company, '--scopes', 'jobs:delete')).code).toBe(1);
+  });
+
   it('fails with one JSON error object and exit code 1', async () => {
     const unknownAddon = await admin('create-company', '--name', 'X', '--email', 'x@x.example', '--addons', 'teleport');
     expect(unknownAddon).toEqual({ code: 1, out: { error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('teleport') } } });

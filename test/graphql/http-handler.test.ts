@@ -162,7 +162,8 @@ describe('searchOf', () => {
           return `throws ${(e as Error).name}`;
         }
       })();
-      expect(got).toBe(expected);
+      // expect() only on a difference: 20,000 calls of it cost more than the checks.
+      if (got !== expected) expect(got).toBe(expected);
     };
     for (const url of ['/', '/?', '/?a=1', '/?a=1#x', '//x?y', "/?a='1'", '/?q={a}', '/a:b?c@d', '?x', 'a:b?c']) same(url);
     fc.assert(fc.property(fc.boolean(), fc.array(char, { maxLength: 16 }), (slash, chars) => same((slash ? '/' : '') + chars.join(''))), { numRuns: 20_000 });

@@ -28,6 +28,10 @@ function selection(type: GraphQLObjectType, name: string): string {
 const normalize = (v: unknown) =>
   JSON.parse(JSON.stringify(v), (k, x) => ((k === 'photoUrl' || k === 'pdfUrl') && typeof x === 'string' ? x.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '') : x));
 
+// One test compares every field of every listed type (each new resource adds to it): about a minute
+// alone on two cores, so it has room beyond jest's default limit when the machine is busy.
+jest.setTimeout(240_000);
+
 describe('GraphQL lists read what their selection needs', () => {
   it('answer every field of every listed type as the single-record query does, alone and together', async () => {
     const demo = await seedDemoIfEmpty(t.orm);

@@ -50,5 +50,11 @@ export async function makeEverything(t: TestApp, tenant: Tenant) {
   const invoice = await makeInvoice(t, tenant, { job_uuid: job.uuid });
   const payment = await ok(await pay(t, tenant, invoice.uuid, 10), 'payment');
   const users = (await r.get('/users')).body.data.users as Array<{ id: string }>;
-  return { customer, location, template, estimate, job, invoice, payment, user: users[0] };
+  // Recurring work (docs/recurring-work.md): the job's schedule and a service agreement, far in the future.
+  const schedule = await ok(await r.put(`/jobs/${job.uuid}/schedule`, { rrule: 'FREQ=WEEKLY', starts_on: '2031-01-06', all_day: true, horizon_days: 7 }), 'schedule');
+  const recurring_invoice = await ok(
+    await r.post('/recurring_invoices', { customer_uuid: customer.uuid, job_uuid: job.uuid, rrule: 'FREQ=MONTHLY', starts_on: '2031-01-01', line_items: [{ description: 'Plan', unit_price: 25 }] }),
+    'recurring invoice',
+  );
+  return { customer, location, template, estimate, job, invoice, payment, user: users[0], schedule, recurring_invoice };
 }

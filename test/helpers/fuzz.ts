@@ -19,11 +19,43 @@ export function fuzzRuns(share: number): number {
   return Math.max(1, Math.round(Number(process.env.FUZZ_RUNS ?? 2000) * share));
 }
 
+/**
+ * `levels` nested lists (`[[[]]]` for 3), written into the JSON text by `jsonText`: a value this
+ * deep cannot go through JSON.stringify (superagent's or fast-check's printer) in the test.
+ */
+export class DeepJson {
+  constructor(readonly levels: number) {}
+  [fc.toStringMethod](): string {
+    return `<${this.levels} nested lists>`;
+  }
+}
+
+/** A request's JSON text, with each DeepJson written as its nested lists. */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (v instanceof DeepJson ? `\u0000deep:${v.levels}\u0000` : v)).replace(/"\\u0000deep:(\d+)\\u0000"/g, (_m, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)));
+}
+
+/**
+ * JSON that PostgreSQL or a recursive walk cannot take: lone UTF-16 surrogates and NULs (in values
+ * and keys, at any depth), and values nested far deeper than the JSON depth limit.
+ */
+export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>('\ud800', 'a\udfffb', '\u0000', { k: '\udbff' }, { k: ['ok', 'x\u0000'] }, { 'k\u0000': 1 }, { '\ud800': 'x' }),
+  fc.constantFrom(5000, 65).map((levels) => ({ k: new DeepJson(levels) })),
+);
+
+/** Strings PostgreSQL refuses as text: a lone surrogate, a NUL. */
+export const hostileText = fc.constantFrom('\ud800', 'a\udfffb', 'x\u0000');
+
 const odd = fc.oneof(
   fc.constantFrom(null, '', ' ', '\u0000', 'NaN', '-0', '1e400', '0x10', '[]', '{}', '😀'.repeat(300), 'x'.repeat(10_001), -1, 0, 1e21, -1e21, 2 ** 53, 0.1 + 0.2, true, false),
   fc.jsonValue({ maxDepth: 2 }),
   fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { maxLength: 3 }),
+  hostileJson,
 );
+
+/** Path ids that are not valid percent-encoding (the router takes them as their text). */
+export const undecodableIds = ['%ff', '%', '%C0%AF', '%E0%A4%A', 'a%zz'];
 
 const dates = fc.oneof(
   fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
@@ -49,6 +81,9 @@ function valueOf(meta: FieldMeta, uuids: string[], depth: number): fc.Arbitrary<
       break;
     case 'email':
       plain = fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', '@', 'x@y.z'));
+      break;
+    case 'url':
+      plain = fc.oneof(fc.webUrl(), fc.constantFrom('ftp://x.example', 'example.com', 'https://', ' https://a.example '));
       break;
     case 'uuid':
       plain = uuid;
@@ -76,7 +111,7 @@ function valueOf(meta: FieldMeta, uuids: string[], depth: number): fc.Arbitrary<
       plain = fc.oneof(fc.constantFrom(...Object.values(meta.enum!)), fc.constant('Nope'), fc.constantFrom(...Object.values(meta.enum!).map((v) => v.toLowerCase())));
       break;
     case 'json':
-      plain = fc.oneof(fc.object({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 2 }));
+      plain = fc.oneof({ weight: 3, arbitrary: fc.object({ maxDepth: 2 }) }, { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 1, arbitrary: hostileJson });
       break;
     case 'object': {
       const one = depth > 2 ? fc.object({ maxDepth: 1 }) : restBody(meta.type!(), uuids, depth + 1);
@@ -113,14 +148,15 @@ export function graphqlValue(type: GraphQLInputType, uuids: string[], depth = 0)
   }
   if (isScalarType(named)) {
     const byName: Record<string, fc.Arbitrary<unknown>> = {
-      String: fc.string({ maxLength: 30 }),
       Int: fc.integer({ min: -3, max: 200 }),
       Float: amounts,
       Boolean: fc.boolean(),
       UUID: fc.oneof(fc.constantFrom(...uuids), fc.uuid()),
       DateTime: timestamps,
       Date: dates,
-      JSON: fc.object({ maxDepth: 2 }),
+      JSON: fc.oneof({ weight: 2, arbitrary: fc.object({ maxDepth: 2 }) }, { weight: 1, arbitrary: hostileJson }),
+      // Text PostgreSQL refuses, in any string argument or input field.
+      String: fc.oneof({ weight: 6, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: hostileText }),
       ID: fc.string({ maxLength: 20 }),
     };
     return nullable(byName[named.name] ?? fc.string());

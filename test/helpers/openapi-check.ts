@@ -11,7 +11,7 @@ import { routes } from '../../src/rest/routes';
 // the known headers sent must be declared. A response to a path and method the document does not
 // list (an unknown route, or a method the path does not take: 404) has no operation to check against.
 
-interface Recorded {
+export interface Recorded {
   method: string;
   path: string;
   status: number;
@@ -93,6 +93,8 @@ export function mismatchOf(r: Recorded): string[] {
   for (const [name, h] of declared) if (h.required && r.headers[name] === undefined) problems.push(`${where}: header ${name} is required but missing`);
   for (const name of KNOWN_HEADERS) if (r.headers[name] !== undefined && !declared.has(name)) problems.push(`${where}: header ${name} is sent but not documented`);
   if (r.method === 'HEAD' || r.status === 304) return problems;
+  // A response documented without content (MCP's 202) must come without a body.
+  if (!response.content) return r.body.length ? [...problems, `${where}: a body is sent where none is documented`] : problems;
   // A file answer (a PDF): its media type must be the one documented.
   const type = String(r.headers['content-type'] ?? '').split(';')[0].trim();
   if (type && type !== 'application/json' && response.content?.[type]) return problems;

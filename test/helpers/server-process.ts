@@ -22,7 +22,22 @@ export function runMain(env: Record<string, string>): { proc: ChildProcess; stdo
     cwd: ROOT,
     // NODE_ENV=test silences the logger; the tests read the log lines. No webhook worker unless a
     // test asks for one (WEBHOOK_WORKER=on): its transactions would race the truncation between tests.
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MIGRATE: 'false', SEED_DEMO: 'false', WEBHOOK_WORKER: 'off', ...env },
+    // The server keeps an idle connection 60 s, not 5: a test's fetch drops its idle sockets after
+    // the server's hint less 1 s, and on a loaded machine the test's timer can fire a second late,
+    // after the server has closed the socket the test is sending on ("other side closed").
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MIGRATE: 'false',
+      SEED_DEMO: 'false',
+      WEBHOOK_WORKER: 'off',
+      TASK_WORKER: 'off',
+      KEEP_ALIVE_TIMEOUT_MS: '60000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -54,6 +69,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${run.stdout()}\n${run.stderr()}`));
     });
+  });
+  // A server that was listening and ends without being asked: its last lines in the test's output.
+  run.exited.then((code) => {
+    if (!run.proc.killed) console.error(`server process ${run.proc.pid} on port ${port} ended by itself (${code}):\n${run.stdout().slice(-4000)}\n${run.stderr().slice(-4000)}`);
   });
   return { ...run, port, kill: (signal = 'SIGTERM') => run.proc.kill(signal) };
 }

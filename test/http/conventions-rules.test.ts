@@ -15,21 +15,27 @@ const CREATE_CUSTOMER = `mutation($i: CustomerCreateInput!) { createCustomer(inp
 describe('NUL characters in JSON object fields', () => {
   it('are refused with 400 naming the field, never a 500, on both surfaces', async () => {
     const a = await createTenant(t);
-    for (const flags of [{ note: 'a\u0000b' }, { ['k\u0000']: 1 }, { deep: [{ x: ['\u0000'] }] }]) {
+    // Named by the path that holds it (a key by the object that holds it).
+    const cases: Array<[object, string, string]> = [
+      [{ note: 'a\u0000b' }, 'internal_flags.note', 'must not contain NUL characters'],
+      [{ ['k\u0000']: 1 }, 'internal_flags', 'must not have a key with NUL characters'],
+      [{ deep: [{ x: ['\u0000'] }] }, 'internal_flags.deep[0].x[0]', 'must not contain NUL characters'],
+    ];
+    for (const [flags, field, message] of cases) {
       const res = await rest(t, a).post('/customers', { first_name: 'A', last_name: 'B', internal_flags: flags });
       expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([{ field: 'internal_flags', message: 'internal_flags must not contain NUL characters' }]);
+      expect(res.body.error.details).toEqual([{ field, message: `${field} ${message}` }]);
     }
     const c = await customer(t, a);
     const put = await rest(t, a).put(`/customers/${c.uuid}`, { internal_flags: { a: '\u0000' } });
     expect(put.status).toBe(400);
-    expect(put.body.error.details[0].field).toBe('internal_flags');
+    expect(put.body.error.details[0].field).toBe('internal_flags.a');
     const loc = await rest(t, a).post('/locations', { name: 'N', address1: '1 A St', city: 'X', state: 'TX', zip: '75001', service_types_offered: ['a\u0000'] });
     expect(loc.status).toBe(400);
-    expect(loc.body.error.details[0].field).toBe('service_types_offered');
+    expect(loc.body.error.details[0].field).toBe('service_types_offered[0]');
 
     const g = await gql(t, a, CREATE_CUSTOMER, { i: { firstName: 'A', lastName: 'B', internalFlags: { a: 'x\u0000' } } });
-    expect(g.errors?.[0].extensions).toEqual({ code: 'VALIDATION_ERROR', details: [{ field: 'internalFlags', message: 'internalFlags must not contain NUL characters' }] });
+    expect(g.errors?.[0].extensions).toEqual({ code: 'VALIDATION_ERROR', details: [{ field: 'internalFlags.a', message: 'internalFlags.a must not contain NUL characters' }] });
     expect((await rest(t, a).get('/customers')).body.data.pagination.total).toBe(1);
   });
 });

@@ -31,7 +31,7 @@ describe('generated documents', () => {
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'include_deleted', 'filter', 'search']));
     const data = list.responses['200'].content['application/json'].schema.properties.data;
     expect(data.required).toEqual(['customers', 'pagination']);
-    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain('VALIDATION_ERROR');
+    expect(doc.components.schemas.ValidationError.properties.error.properties.code.enum).toEqual(['VALIDATION_ERROR']);
     expect(doc.components.schemas.Customer.properties.deleted_at.type).toEqual(['string', 'null']);
   });
 

@@ -36,7 +36,11 @@ describe('the OpenAPI document', () => {
     expect(d.paths['/api/v1/companies/me'].get.operationId).toBe('getCompany');
     expect(d.paths['/api/v1/invoices/{uuid}'].put.tags).toEqual(['Invoices']);
     const row = (method: RouteDef['method'], path: string, o: Partial<RouteDef> = {}) => ({ method, path, summary: '', output: Object, call: async () => null, ...o }) as RouteDef;
-    expect(operationId(row('POST', '/invoices/:uuid/send'))).toBe('sendInvoice');
+    expect(operationId(row('POST', '/invoices/:uuid/send', { creates: true }))).toBe('sendInvoice');
+    expect(operationId(row('POST', '/jobs/:uuid/invoice', { creates: true }))).toBe('invoiceJob');
+    expect(operationId(row('POST', '/estimates/:uuid/convert_to_job', { creates: true }))).toBe('convertEstimateToJob');
+    expect(operationId(row('POST', '/webhook_endpoints/:uuid/rotate_secret'))).toBe('rotateWebhookEndpointSecret');
+    expect(operationId(row('POST', '/jobs/:job_uuid/visits', { creates: true }))).toBe('createJobVisit');
     expect(operationId(row('GET', '/invoices/:uuid/pdf'))).toBe('getInvoicePdf');
     expect(operationId(row('POST', '/invoices/:uuid/payments', { creates: true }))).toBe('createInvoicePayment');
     expect(operationId(row('GET', '/invoices/:uuid/payments', { plural: 'payments' }))).toBe('listInvoicePayments');
@@ -50,7 +54,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(op.responses['401'].content['application/json'].examples)).toEqual(['UNAUTHORIZED']);
     expect(op.responses['401'].content['application/json'].examples.UNAUTHORIZED.value.error.code).toBe('UNAUTHORIZED');
     expect(op.responses['401'].headers['WWW-Authenticate']).toBeDefined();
-    expect(Object.keys(op.responses['403'].content['application/json'].examples)).toEqual(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED']);
+    expect(Object.keys(op.responses['403'].content['application/json'].examples)).toEqual(['ADDON_REQUIRED', 'IP_RESTRICTED', 'USAGE_LIMIT_EXCEEDED', 'PERMISSION_DENIED']);
     expect(op.responses['403'].headers['Retry-After']).toBeDefined();
     expect(op.responses['200'].headers.ETag).toBeDefined();
     expect(op.parameters.map((p: { name: string }) => p.name)).toContain('If-Match');
@@ -80,5 +84,49 @@ describe('the OpenAPI document', () => {
     // A real create through the README's example value: the recorder validates its response.
     const a = await createTenant(t);
     expect((await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'Lovelace', phone: '(217) 555-0101' })).status).toBe(200);
+  });
+});
+
+describe('the OpenAPI document beyond the route table', () => {
+  it('describes every operation and every tag, the settings route under Companies', async () => {
+    const d = await doc();
+    const ops = [...Object.values<any>(d.paths), ...Object.values<any>(d.webhooks)].flatMap((item) => Object.values<any>(item));
+    expect(ops.length).toBeGreaterThan(100);
+    expect(ops.filter((op) => !op.description).map((op) => op.operationId)).toEqual([]);
+    expect(d.tags.filter((x: { description?: string }) => !x.description)).toEqual([]);
+    const settings = d.paths['/api/v1/companies/me/settings'].put;
+    expect([settings.operationId, settings.tags]).toEqual(['updateCompanySettings', ['Companies']]);
+    expect(d.paths['/api/v1/invoices/{uuid}/pdf'].get.tags).toEqual(['Invoices']);
+    expect(d.paths['/api/v1/jobs/{job_uuid}/photos/{photo_uuid}/restore'].post.tags).toEqual(['Photos']);
+    expect(d.paths['/api/v1/customers/{uuid}'].delete.description).toContain('POST /api/v1/customers/{uuid}/restore');
+    expect(d.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  });
+
+  it('documents the signed PDF links: no API key, the signature in the query, the file or a 404', async () => {
+    const d = await doc();
+    for (const kind of ['invoice', 'estimate']) {
+      const op = d.paths[`/api/v1/document-files/${kind}s/{company_uuid}/{${kind}_uuid}.pdf`].get;
+      expect(op.security).toEqual([]);
+      expect(op.parameters.filter((p: { required: boolean }) => p.required).map((p: { name: string }) => p.name)).toEqual(['company_uuid', `${kind}_uuid`, 'expires', 'sig']);
+      expect(Object.keys(op.responses)).toEqual(['200', '304', '404', '500', '503']);
+      expect(Object.keys(op.responses['200'].content)).toEqual(['application/pdf']);
+      expect(op.responses['404'].headers['RateLimit-Limit']).toBeUndefined();
+    }
+  });
+
+  it('gives each error status one closed body whose codes are its examples\' codes', async () => {
+    const d = await doc();
+    const forbidden = d.paths['/api/v1/customers'].get.responses['403'].content['application/json'];
+    const body = d.components.schemas[forbidden.schema.$ref.split('/').pop()];
+    expect(body.properties.error.properties.code.enum).toEqual(Object.keys(forbidden.examples));
+    expect(body.properties.error.additionalProperties).toBe(false);
+    // A 403 names the scope it lacks in details (PERMISSION_DENIED); a 404's body has none.
+    expect(body.properties.error.properties.details).toBeDefined();
+    const missing = d.components.schemas[d.paths['/api/v1/customers/{uuid}'].get.responses['404'].content['application/json'].schema.$ref.split('/').pop()];
+    expect(missing.properties.error.properties.details).toBeUndefined();
+    expect(d.components.schemas.ValidationError.properties.error.properties.details).toBeDefined();
+    expect(d.paths['/api/v1/customers'].get.responses['503'].headers['Retry-After']).toBeDefined();
+    expect(d.webhooks['customer.created'].post.security).toEqual([{ webhookSignature: [] }]);
+    expect(d.components.securitySchemes.webhookSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'webhook-signature' });
   });
 });

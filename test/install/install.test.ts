@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import semver from 'semver';
 
-// A lean install (README, "Development"): what `npm install` brings runs on the project's Node
+// A lean install (docs/development.md, "Dependencies"): what `npm install` brings runs on the project's Node
 // (no EBADENGINE warning), the tests run on the Node that runs npm, the benchmark's peers stay out
 // of the project's dependencies, and the compiled server needs nothing but its `dependencies`.
 
@@ -58,4 +58,15 @@ it('the compiled server and its CLI require only packages of `dependencies` (`np
   expect([...found].filter((n) => !(n in pkg.dependencies)).sort()).toEqual([]);
   // Tooling is for development only.
   for (const tool of ['typescript', 'ts-node', '@mikro-orm/cli', 'jest']) expect(Object.keys(pkg.dependencies)).not.toContain(tool);
+});
+
+it('the GraphiQL bundle reads only packages that `npm install --omit=dev` installs (the build runs at `npm start`)', () => {
+  // Every file esbuild read for it (dist/graphiql/manifest.json, written by the global setup's build).
+  const inputs = Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/graphiql/manifest.json'), 'utf8')).inputs);
+  /** The lock's key of the package a file is in: node_modules/a, node_modules/@s/b/node_modules/c, … */
+  const packageOf = (file: string) => /node_modules\/(?:@[^/]+\/)?[^/]+(?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*/.exec(file)?.[0];
+  const packages = new Set(inputs.map(packageOf).filter((p): p is string => !!p));
+  expect([...packages]).toEqual(expect.arrayContaining(['node_modules/graphiql', 'node_modules/react', 'node_modules/react-dom']));
+  expect([...packages].filter((p) => !lock.packages[p] || lock.packages[p].dev)).toEqual([]);
+  for (const tool of ['esbuild', 'graphiql', 'react', 'react-dom']) expect(Object.keys(pkg.dependencies)).toContain(tool);
 });

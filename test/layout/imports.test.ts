@@ -4,8 +4,10 @@ import ts from 'typescript';
 
 // The layout shows the architecture (docs/architecture.md): domain values (src/domain), schema and
 // field metadata (src/schema), data access (src/data), and the two surfaces (src/rest,
-// src/graphql). This walks the import graph of src/ with the TypeScript parser (imports that
-// run, not `import type`) and fails on any import cycle, and on an import that goes against the layers.
+// src/graphql). This walks the import graph of src/ with the TypeScript parser and fails on any
+// import cycle, type-only imports included (`import type`, `import { type X }`, `import('./x').X`: a
+// type shared by two modules belongs in a small types module both import), and on an import that
+// goes against the layers.
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -16,29 +18,36 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Each file's imports of other files of src/: those that run (`runtime`) and all of them. */
-function importGraph(): Map<string, { runtime: string[]; all: string[] }> {
-  const graph = new Map<string, { runtime: string[]; all: string[] }>();
+/** Each file's imports of other files of src/: all of them, and which of them are type-only (no code runs). */
+function importGraph(): Map<string, { all: string[]; typeOnly: Set<string> }> {
+  const graph = new Map<string, { all: string[]; typeOnly: Set<string> }>();
   for (const file of filesUnder(SRC)) {
     const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
-    const edges = { runtime: [] as string[], all: [] as string[] };
-    for (const st of source.statements) {
-      if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
-      const spec = st.moduleSpecifier.text;
-      if (!spec.startsWith('.')) continue;
+    const runtime = new Set<string>();
+    const types = new Set<string>();
+    const add = (spec: string, typeOnly: boolean) => {
+      if (!spec.startsWith('.')) return;
       const base = path.resolve(path.dirname(file), spec);
       const target = [`${base}.ts`, path.join(base, 'index.ts')].find((c) => fs.existsSync(c));
-      if (!target || !target.startsWith(SRC)) continue;
+      if (target?.startsWith(SRC)) (typeOnly ? types : runtime).add(target);
+    };
+    for (const st of source.statements) {
+      if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
       const clause = ts.isImportDeclaration(st) ? st.importClause : undefined;
       const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
       const typeOnly =
         (ts.isExportDeclaration(st) && st.isTypeOnly) ||
         !!clause?.isTypeOnly ||
         (!!clause && !clause.name && !!named?.length && named.every((e) => e.isTypeOnly));
-      edges.all.push(target);
-      if (!typeOnly) edges.runtime.push(target);
+      add(st.moduleSpecifier.text, typeOnly);
     }
-    graph.set(file, edges);
+    // Types named through an import type, `import('./x').X`, anywhere in the file.
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text, true);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    graph.set(file, { all: [...new Set([...runtime, ...types])], typeOnly: new Set([...types].filter((t) => !runtime.has(t))) });
   }
   return graph;
 }
@@ -77,6 +86,31 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
+/**
+ * One cycle through a component, shortest first, as the files it goes through: `a.ts → b.ts
+ * →(type) a.ts`, where `→(type)` is a type-only import. The component may hold more cycles;
+ * breaking this one shows the next.
+ */
+function describeCycle(component: string[], graph: ReturnType<typeof importGraph>): string {
+  const files = new Set(component.map((f) => path.join(SRC, f)));
+  const start = path.join(SRC, component[0]);
+  const from = new Map<string, string>();
+  const queue = [start];
+  while (queue.length && !from.has(start)) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v)!.all) {
+      if (!files.has(w) || from.has(w)) continue;
+      from.set(w, v);
+      queue.push(w);
+    }
+  }
+  const chain = [start];
+  for (let v = from.get(start)!; v !== start; v = from.get(v)!) chain.unshift(v);
+  chain.unshift(start);
+  const rel = (f: string) => path.relative(SRC, f);
+  return chain.map((f, i) => (i === 0 ? rel(f) : `${graph.get(chain[i - 1])!.typeOnly.has(f) ? '→(type)' : '→'} ${rel(f)}`)).join(' ');
+}
+
 const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0].replace(/\.ts$/, '');
 
 /** What each layer may import (any import, types included), besides itself. */
@@ -97,8 +131,9 @@ describe('the import graph of src/', () => {
     expect(long).toEqual([]);
   });
 
-  it('has no import cycle', () => {
-    expect(cycles(new Map([...graph].map(([f, e]) => [f, e.runtime])))).toEqual([]);
+  it('has no import cycle, type-only imports included', () => {
+    const found = cycles(new Map([...graph].map(([f, e]) => [f, e.all])));
+    expect(found.map((c) => `${describeCycle(c, graph)}  (${c.length} files in the cycle: ${c.join(', ')})`)).toEqual([]);
   });
 
   it('finds cycles when there are some (the check itself)', () => {
@@ -109,6 +144,13 @@ describe('the import graph of src/', () => {
       ['d', ['a']],
     ]);
     expect(cycles(g).map((c) => c.length)).toEqual([3]);
+    const file = (name: string) => path.join(SRC, `${name}.ts`);
+    const typed = new Map([
+      [file('a'), { all: [file('b')], typeOnly: new Set<string>() }],
+      [file('b'), { all: [file('a')], typeOnly: new Set([file('a')]) }],
+    ]);
+    const [found] = cycles(new Map([...typed].map(([f, e]) => [f, e.all])));
+    expect(describeCycle(found, typed)).toBe('a.ts → b.ts →(type) a.ts');
   });
 
   it('goes one way between the layers: domain ← schema ← data ← surfaces, and the surfaces apart', () => {

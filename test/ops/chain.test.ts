@@ -1,3 +1,4 @@
+import http from 'node:http';
 import express, { ErrorRequestHandler, RequestHandler } from 'express';
 import request from 'supertest';
 import { chain } from '../../src/ops/chain';
@@ -54,17 +55,29 @@ function appOf(mount: string, layers: RequestHandler[], joined: boolean) {
   return app;
 }
 
+function listening(app: express.Express): Promise<http.Server> {
+  return new Promise((resolve) => {
+    const server = http.createServer(app);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
 it('runs handlers of every kind as the separate layers do, mounted at a path and not', async () => {
   let cases = 0;
   for (const mount of ['', '/api/v1']) {
     for (const first of KINDS) {
       for (const second of KINDS) {
         const layers = [handler('a', first), handler('b', second), handler('c', 'next')];
-        const apps = [appOf(mount, layers, false), appOf(mount, layers, true)];
-        for (const path of ['/api/v1/customers/1?x=1', '/api/v1', '/other']) {
-          const [separate, joined] = await Promise.all(apps.map((app) => request(app).get(path)));
-          expect({ path, status: joined.status, body: joined.body }).toEqual({ path, status: separate.status, body: separate.body });
-          cases++;
+        // Each app listens once for its three requests (supertest would start a server per request).
+        const servers = await Promise.all([appOf(mount, layers, false), appOf(mount, layers, true)].map(listening));
+        try {
+          for (const path of ['/api/v1/customers/1?x=1', '/api/v1', '/other']) {
+            const [separate, joined] = await Promise.all(servers.map((server) => request(server).get(path)));
+            expect({ path, status: joined.status, body: joined.body }).toEqual({ path, status: separate.status, body: separate.body });
+            cases++;
+          }
+        } finally {
+          await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
         }
       }
     }

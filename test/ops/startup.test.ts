@@ -104,6 +104,10 @@ describe('npm start on the embedded database', () => {
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('image/jpeg');
     expect(Buffer.compare(file.body, JPEG)).toBe(0);
+    // GraphiQL, bundled by the build: the compiled server finds it under dist/graphiql.
+    const ide = await api.get('/graphql').set('Accept', 'text/html');
+    const script = /<script defer src="([^"]+)"/.exec(ide.text)?.[1];
+    expect([ide.status, (await api.get(script!)).headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect(await stop(first.child)).toBe(0);
     expect(clusterStopped(dataDir)).toBe(true);
 

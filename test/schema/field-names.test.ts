@@ -11,11 +11,13 @@ import { createTenant, gql, rest, useTestApp } from '../helpers/app';
 const SPEC: Array<[Function, string[]]> = [
   [
     Customer,
-    ['uuid', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', 'is_vip', 'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state', 'billing_zip', 'primary_service_location_uuid', 'notes', 'internal_flags', 'on_my_way_notify_via', 'created_at', 'updated_at', 'deleted_at'],
+    ['uuid', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', 'is_vip', 'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state', 'billing_zip', 'primary_service_location_uuid', 'notes', 'internal_flags', 'on_my_way_notify_via', 'created_at', 'updated_at', 'deleted_at',
+      // Custom data (docs/custom-fields.md).
+      'custom_fields', 'external_ids', 'tags'],
   ],
   [
     Location,
-    ['uuid', 'name', 'location_code', 'address1', 'address2', 'city', 'state', 'zip', 'phone', 'timezone', 'business_hours', 'default_tax_rules', 'service_types_offered', 'default_pricing_set_uuid', 'is_primary', 'is_active', 'created_at', 'updated_at', 'deleted_at'],
+    ['uuid', 'name', 'location_code', 'address1', 'address2', 'city', 'state', 'zip', 'phone', 'timezone', 'business_hours', 'default_tax_rules', 'service_types_offered', 'default_pricing_set_uuid', 'is_primary', 'is_active', 'created_at', 'updated_at', 'deleted_at', 'custom_fields', 'external_ids'],
   ],
   // settings: prevent_double_booking (docs/visits.md).
   [Company, ['uuid', 'name', 'email', 'phone', 'address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country', 'settings']],

@@ -28,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
     const pg = await startEmbeddedDatabase(dir);
     (globalThis as any).__FSC_EMBEDDED__ = { pg, dir };
     serverUrl = pg.url;
+    await throwawayDurability(serverUrl);
   }
   const template = `${run}_tpl`;
   const admin = new Client({ connectionString: serverUrl });
@@ -45,4 +46,18 @@ export default async function globalSetup(): Promise<void> {
   });
   process.env.FSC_TEST_SERVER_URL = serverUrl;
   process.env.FSC_TEST_RUN = run;
+}
+
+/**
+ * The run's own cluster is thrown away at the end: commits need not wait for the disk. Without
+ * fsync and with asynchronous commits a test's write returns as soon as PostgreSQL has it in
+ * memory; what the tests check (results, rows, statements, locks) is the same. Never done to the
+ * server of DATABASE_URL, which is not ours.
+ */
+async function throwawayDurability(serverUrl: string): Promise<void> {
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  for (const setting of ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off']) await admin.query(`alter system set ${setting}`);
+  await admin.query('select pg_reload_conf()');
+  await admin.end();
 }

@@ -3,6 +3,7 @@ import { canonicalJson } from '../../../src/data/idempotency';
 import { DocumentView, loadDocumentView, ViewRead } from '../../../src/modules/document/document.view';
 import { pdfFile } from '../../../src/modules/document/document.service';
 import { renderPdf } from '../../../src/modules/document/pdf.render';
+import { systemContext } from '../../../src/data/system-context';
 import { createTenant, rest, Tenant, useTestApp } from '../../helpers/app';
 import { makeCustomer, makeJob, makeLocation } from '../../helpers/estimate-fixtures';
 
@@ -13,7 +14,7 @@ const t = useTestApp();
 
 async function viewOf(a: Tenant, uuid: string, read: ViewRead): Promise<DocumentView | string> {
   try {
-    return await loadDocumentView(t.orm.em.fork({ clear: true }), a.companyUuid, 'invoice', uuid, read);
+    return await loadDocumentView(systemContext(t.orm.em.fork({ clear: true }), a.companyUuid), 'invoice', uuid, read);
   } catch (e) {
     return `${(e as { code?: string }).code} ${(e as Error).message}`;
   }
@@ -74,4 +75,33 @@ it('an invoice view read in one statement is the ORM path view: same values, ETa
   expect(res.status).toBe(200);
   expect(res.headers.etag).toBe(pdfFile(full).etag);
   expect((res.body as Buffer).equals(await renderPdf(full))).toBe(true);
+});
+
+it('with custom fields shown on documents: the same view on both reads, the job\'s fields too (a deleted job\'s as well)', async () => {
+  const a = await createTenant(t);
+  for (const [resource, key, type, show] of [['invoice', 'po', 'text', true], ['invoice', 'rating', 'number', false], ['customer', 'gate', 'text', true], ['location', 'access', 'text', true], ['job', 'permit', 'text', true]] as const) {
+    expect((await rest(t, a).post('/custom_fields', { resource, key, label: key.toUpperCase(), type, show_on_documents: show })).status).toBe(200);
+  }
+  const customer = await makeCustomer(t, a, { custom_fields: { gate: '4321' } });
+  const loc = await makeLocation(t, a, { custom_fields: { access: 'Side door' } });
+  const invoice = async (body: object, jobFields: object = { permit: 'P-1' }) => {
+    const job = await makeJob(t, a, customer.uuid, { custom_fields: jobFields });
+    const res = await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: customer.uuid, due_date: '2099-01-31', line_items: [{ description: 'Labour', quantity: 1, unit_price: 100 }], ...body });
+    expect(res.status).toBe(200);
+    return { uuid: res.body.data.uuid as string, job: job.uuid as string };
+  };
+  const full = await invoice({ location_uuid: loc.uuid, custom_fields: { po: 'PO-1', rating: 3 } });
+  const bare = await invoice({}, {});
+  const jobGone = await invoice({ custom_fields: { po: 'PO-2' } });
+  expect((await rest(t, a).delete(`/jobs/${jobGone.job}`)).status).toBe(200);
+  const views: DocumentView[] = [];
+  for (const { uuid } of [full, bare, jobGone]) {
+    const lean = await viewOf(a, uuid, 'lean');
+    expect(lean).toEqual(await viewOf(a, uuid, 'plain'));
+    views.push(lean as DocumentView);
+  }
+  const text = (f: DocumentView['fields']) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.map((x: { label: string; text: string }) => `${x.label}: ${x.text}`)]));
+  expect(text(views[0].fields)).toEqual({ document: ['PO: PO-1'], job: ['PERMIT: P-1'], customer: ['GATE: 4321'], location: ['ACCESS: Side door'] });
+  expect(text(views[1].fields)).toEqual({ document: [], job: [], customer: ['GATE: 4321'], location: [] });
+  expect(text(views[2].fields)).toEqual({ document: ['PO: PO-2'], job: ['PERMIT: P-1'], customer: ['GATE: 4321'], location: [] });
 });

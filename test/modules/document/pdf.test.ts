@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createTenant, gql, rest, Tenant, useTestApp } from '../../helpers/app';
 import { makeLocation, makeTemplate } from '../../helpers/estimate-fixtures';
+import { makeJob } from '../../helpers/billing';
 import { pdfText } from '../../helpers/pdf';
 import { RenderLimit } from '../../../src/modules/document/pdf.render';
 import { formatMoney } from '../../../src/modules/document/pdf.format';
@@ -74,6 +75,49 @@ describe('PDFs', () => {
     for (const s of ['ESTIMATE', 'EST-0001', 'Ζωή Łukasz', 'Valid until: March 1, 2099', 'Water heater install', '$1,000.00', '$2,000.00', '$75.00', 'Subtotal', '$2,075.00', 'Adjustments', '-$100.00', 'Tax (8.25%)', formatMoney(Math.round(est.tax_amount * 100)), formatMoney(Math.round(est.total_amount * 100))]) {
       expect(text).toContain(s);
     }
+  });
+
+  it('an invoice whose lines carry different rates: one tax line per non-zero rate, adding up to its tax to the cent (PDF and customer page)', async () => {
+    const a = await createTenant(t);
+    const line_items = [
+      { description: 'Labour', quantity: 1, unit_price: 1000, tax_rate: 10 },
+      // 10% of 5¢ is 0.5¢: each line's tax rounds to 1¢, so the 10% group's tax is $100.02; rounded
+      // once on the group's $1,000.10 it would be $100.01.
+      { description: 'Washer a', quantity: 1, unit_price: 0.05, tax_rate: 10 },
+      { description: 'Washer b', quantity: 1, unit_price: 0.05, tax_rate: 10 },
+      { description: 'Parts', quantity: 1, unit_price: 3.33, tax_rate: 8.25 }, // 27.4725¢ → 27¢
+      { description: 'Disposal', quantity: 1, unit_price: 20, tax_rate: 0 },
+    ];
+    const job = await makeJob(t, a);
+    const inv = (await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: job.customer_uuid, due_date: '2099-01-31', line_items })).body.data;
+    expect(inv.tax_amount).toBe(100.29);
+    const text = (await pdfText((await getPdf(a, `/invoices/${inv.uuid}/pdf`)).body)).pages.join('\n');
+    const shown = [...text.matchAll(/Tax (\S+)% on (\$[\d,.]+)\s*(\$[\d,.]+)/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(shown).toEqual([
+      ['8.25', '$3.33', '$0.27'],
+      ['10', '$1,000.10', '$100.02'],
+    ]);
+    const cents = (money: string) => Math.round(Number(money.replace(/[$,]/g, '')) * 100);
+    expect(shown.reduce((sum, [, , tax]) => sum + cents(tax), 0)).toBe(Math.round(inv.tax_amount * 100));
+    expect(text).not.toMatch(/Tax \(|Tax 0%/);
+    // The customer page shows the same lines.
+    const url = (await rest(t, a).post(`/invoices/${inv.uuid}/share_link`)).body.data.url as string;
+    const page = (await request(t.app).get(new URL(url).pathname)).text;
+    expect(page).toContain('Tax 8.25% on $3.33');
+    expect(page).toContain('Tax 10% on $1,000.10');
+  });
+
+  it('a sent tax_amount over lines of different rates: one line, Tax, with the invoice\'s tax', async () => {
+    const a = await createTenant(t);
+    const line_items = [
+      { description: 'Labour', quantity: 1, unit_price: 100, tax_rate: 10 },
+      { description: 'Parts', quantity: 1, unit_price: 100, tax_rate: 5 },
+    ];
+    const job = await makeJob(t, a);
+    const inv = (await rest(t, a).post('/invoices', { job_uuid: job.uuid, customer_uuid: job.customer_uuid, due_date: '2099-01-31', line_items, tax_amount: 12.34 })).body.data;
+    const text = (await pdfText((await getPdf(a, `/invoices/${inv.uuid}/pdf`)).body)).pages.join('\n');
+    expect(text).not.toMatch(/Tax \S+% on/);
+    expect(text).toMatch(/Tax\s*\$12\.34/);
   });
 
   it('a 500-line invoice renders with the table header on every page', async () => {

@@ -1,35 +1,18 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, Browser } from 'playwright-core';
+import { chromiumAvailable, useBrowser } from '../../helpers/browser';
 import { createTenant, rest, useTestApp } from '../../helpers/app';
 import { makeCustomer, makeTemplate, tiered } from '../../helpers/estimate-fixtures';
 
 // The customer page in a real headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core): keyboard only, at 360 px, and no request to another host.
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'test-artifacts');
 const t = useTestApp();
-const available = fs.existsSync(CHROMIUM);
-if (!available) console.warn(`share-page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const available = chromiumAvailable('share-page browser test');
 
 (available ? describe : describe.skip)('customer page in Chromium', () => {
-  let server: Server;
-  let browser: Browser;
-  let origin: string;
-  beforeAll(async () => {
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((r) => server?.close(r));
-  });
+  const b = useBrowser(t);
 
   it('opens the link, chooses a tier, types a name and accepts with the keyboard', async () => {
     const a = await createTenant(t, { name: 'Ζωή Heating' });
@@ -38,11 +21,11 @@ if (!available) console.warn(`share-page browser test skipped: no Chromium at ${
     const est = (await rest(t, a).post('/estimates', { customer_uuid: customer.uuid, template_uuid: template.uuid, selected_tier: 'good' })).body.data;
     const link = new URL((await rest(t, a).post(`/estimates/${est.uuid}/share_link`)).body.data.url);
 
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+    const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (r) => requested.push(r.url()));
-    await page.goto(`${origin}${link.pathname}`);
+    await page.goto(`${b.origin}${link.pathname}`);
     expect(await page.title()).toContain(est.estimate_number);
     // Fits the phone: nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -70,7 +53,7 @@ if (!available) console.warn(`share-page browser test skipped: no Chromium at ${
     expect(got.acceptance.user_agent).toContain('Chrome');
     // Every request the page made went to this server.
     expect(requested.length).toBeGreaterThan(1);
-    for (const u of requested) expect(new URL(u).origin).toBe(origin);
+    for (const u of requested) expect(new URL(u).origin).toBe(b.origin);
     await context.close();
   });
 });

@@ -13,6 +13,9 @@ async function client(url: string): Promise<Client> {
   return c;
 }
 
+// ~2,000 concurrent writes and a reader following them: about 40 s alone, more on a busy machine.
+jest.setTimeout(180_000);
+
 describe('the feed under concurrency', () => {
   it.each(['commit', 'rollback'])('holds back the events of later transactions while an earlier one is open (%s)', async (end) => {
     const a = await createTenant(t);

@@ -6,17 +6,17 @@ import { Payment } from '../../../src/modules/payment/payment.entity';
 import { createTenant, gql, rest, useTestApp } from '../../helpers/app';
 import { makeInvoice, pay } from '../../helpers/billing';
 
-// docs/conventions.md for invoices and payments: exactly the spec's fields, on both surfaces, equal values.
+// docs/conventions.md for invoices and payments: exactly the spec's fields (payments' refunded_amount from online payments, docs/payments.md), on both surfaces, equal values.
 const SPEC: Array<[Function, string, string[]]> = [
   [
     Invoice,
     'invoice',
-    ['uuid', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid', 'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount', 'line_items', 'notes', 'terms', 'internal_notes', 'status', 'created_at', 'updated_at', 'deleted_at'],
+    ['uuid', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid', 'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount', 'line_items', 'notes', 'terms', 'internal_notes', 'status', 'recurring_invoice_uuid', 'created_at', 'updated_at', 'deleted_at', 'custom_fields', 'external_ids'],
   ],
   [
     Payment,
     'payment',
-    ['uuid', 'payment_number', 'invoice_uuid', 'customer_uuid', 'payment_type', 'payment_method', 'amount', 'processing_fee', 'net_amount', 'payment_date', 'transaction_id', 'reference_number', 'authorization_code', 'payment_details', 'notes', 'status', 'processed_at', 'created_by_user_id', 'created_at', 'updated_at', 'deleted_at'],
+    ['uuid', 'payment_number', 'invoice_uuid', 'customer_uuid', 'payment_type', 'payment_method', 'amount', 'processing_fee', 'refunded_amount', 'net_amount', 'payment_date', 'transaction_id', 'reference_number', 'authorization_code', 'payment_details', 'notes', 'status', 'processed_at', 'created_by_user_id', 'created_at', 'updated_at', 'deleted_at', 'external_ids'],
   ],
 ];
 

@@ -317,10 +317,12 @@ describe('REST invoices', () => {
     const seen = statements.seen;
     try {
       expect((await rest(t, a).post('/invoices', body)).status).toBe(200);
-      // One statement reads the job and the customer, one writes the invoice and the job's change.
-      expect(seen).toHaveLength(2);
+      // One statement reads the job and the customer, one the company's invoice custom fields
+      // (their defaults and required ones, docs/custom-fields.md), one writes the invoice and the job's change.
+      expect(seen).toHaveLength(3);
       expect(seen[0]).toMatch(/^select .* from "jobs" as "j" left join "customers"/);
-      expect(seen[1]).toMatch(/insert into "invoices"/);
+      expect(seen[1]).toMatch(/from "custom_field_definitions"/);
+      expect(seen[2]).toMatch(/insert into "invoices"/);
     } finally {
       statements.stop();
     }

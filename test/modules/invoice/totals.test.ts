@@ -1,5 +1,5 @@
 import { AppError } from '../../../src/errors/app-error';
-import { computeTotals } from '../../../src/modules/invoice/invoice-totals';
+import { computeTotals, taxByRate } from '../../../src/modules/invoice/invoice-totals';
 
 const fieldsOf = (fn: () => unknown): string[] => {
   try {
@@ -28,6 +28,24 @@ describe('invoice totals', () => {
     ]);
     expect(t.lines[2]).toMatchObject({ description: null, quantity: 1, taxRate: 0 });
     expect(t).toMatchObject({ subtotalCents: 15498, taxCents: 1214, discountCents: 500, totalCents: 16212 });
+  });
+
+  it('groups the tax by non-zero rate, rounded per line as the totals are, so the groups add up to the tax', () => {
+    const t = computeTotals({
+      lineItems: [
+        { unitPriceCents: 5, taxRate: 10 }, // 0.5¢ → 1¢
+        { unitPriceCents: 5, taxRate: 10 }, // 1¢ (10% of the group's 10¢ rounded once would be 1¢ in all)
+        { unitPriceCents: 333, taxRate: 8.25 }, // 27.4725¢ → 27¢
+        { unitPriceCents: 2000, taxRate: 0 },
+        { unitPriceCents: 100000, taxRate: 10 }, // 100.00
+      ],
+    });
+    const groups = taxByRate(t.lines);
+    expect(groups).toEqual([
+      { rate: 8.25, baseCents: 333, taxCents: 27 },
+      { rate: 10, baseCents: 100010, taxCents: 10002 },
+    ]);
+    expect(groups.reduce((s, g) => s + g.taxCents, 0)).toBe(t.taxCents);
   });
 
   it('rounds half away from zero at the cent', () => {

@@ -13,7 +13,7 @@ describe('visits over REST', () => {
     const v = await makeVisit(t, a, j.uuid, { title: 'Rough-in', instructions: 'Side door', ...slot(13, 15), assigned_user_ids: [a.userId] });
     expect(v).toMatchObject({ job_uuid: j.uuid, title: 'Rough-in', instructions: 'Side door', status: 'Scheduled', starts_at: at(13), ends_at: at(15), all_day: false, visit_date: '2026-06-01', assigned_user_ids: [a.userId], completed_at: null, deleted_at: null });
     expect(v.job).toEqual({ uuid: j.uuid, job_number: '1', title: 'Install', status: 'New' });
-    expect(Object.keys(v)).toEqual(['uuid', 'job_uuid', 'title', 'instructions', 'status', 'starts_at', 'ends_at', 'all_day', 'visit_date', 'assigned_user_ids', 'completed_at', 'created_at', 'updated_at', 'deleted_at', 'job']);
+    expect(Object.keys(v)).toEqual(['uuid', 'job_uuid', 'title', 'instructions', 'status', 'starts_at', 'ends_at', 'all_day', 'visit_date', 'assigned_user_ids', 'completed_at', 'schedule_uuid', 'occurrence_date', 'schedule_exception', 'schedule_conflicts', 'custom_fields', 'external_ids', 'created_at', 'updated_at', 'deleted_at', 'job']);
     expect((await rest(t, a).get(`/visits/${v.uuid}`)).body.data).toEqual(v);
     const list = await rest(t, a).get(`/jobs/${j.uuid}/visits`);
     expect(list.body.data.visits.map((x: { uuid: string }) => x.uuid)).toEqual([v.uuid]);
