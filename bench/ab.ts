@@ -6,16 +6,17 @@ import { runLoad } from './load-run';
 import type { LoadVariant } from './load';
 import { startApiServer, startBaseline, SERVER_NODE, START_NODE_OPTIONS } from './server';
 import { cpuMsOf, databaseCpuMs, median as med, startProcess } from './procs';
-import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed } from './setup';
+import { GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed, VISIT_BODY } from './setup';
 
-// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice,company] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
+// `BASE=<another checkout> [SCEN=<path>,…,graphql,get,create,invoice,company,mcp,visit] npx ts-node --transpile-only bench/ab.ts [rounds] [seconds]`
 // Same-run A/B of two builds: the server built from BASE (e.g. `git archive <rev> | tar -x -C /tmp/base`,
 // with a node_modules symlink) and from this tree, plus the raw baseline, over one database seeded
 // with the quick seed; the bodies of the three compared first (logged), then alternating rounds; medians of
 // req/s, of server CPU per request and of the database's (every `postgres` process: keep other
 // PostgreSQL servers of the machine idle) (docs/benchmark.md, "Before and after"). `get`: GET of one
 // customer (200 of them in turn); `create`: a customer create (answers compared by their keys);
-// `invoice`: bench/run.ts's invoice create, `company`: GraphQL `{ company { name } }` (before and after only).
+// `invoice`: bench/run.ts's invoice create, `company`: GraphQL `{ company { name } }`, `mcp`: the get as
+// an MCP tools/call, `visit`: bench/run.ts's visit create (these four before and after only).
 const BASE = process.env.BASE ?? '/tmp/list-base';
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
@@ -44,6 +45,8 @@ async function main() {
       get: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth })),
       invoice: jobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json, body: invoiceBody(j) })),
       company: [{ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: '{ company { name } }' }) }],
+      mcp: ids.map((id) => ({ method: 'POST', path: '/mcp', headers: { ...json, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_customer', arguments: { uuid: id } } }) })),
+      visit: jobs.map((j) => ({ method: 'POST', path: `/api/v1/jobs/${j.uuid}/visits`, headers: json, body: VISIT_BODY })),
       create: [{ method: 'POST', path: '/api/v1/customers', headers: json, body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }],
     };
     const gqlVariant = { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GQL_INVOICES, variables: { limit: 100 } }) };
@@ -55,11 +58,11 @@ async function main() {
     for (const p of scenarios) {
       const variants: LoadVariant[] = named[p] ?? [p === 'graphql' ? gqlVariant : { path: p, headers: auth }];
       const variant = variants[0];
-      // The raw baseline has no invoices.
-      const servers = p === 'invoice' || p === 'company' ? allServers.filter(([n]) => n !== 'baseline') : allServers;
+      // The raw baseline has no invoices, visits or MCP.
+      const servers = ['invoice', 'company', 'mcp', 'visit'].includes(p) ? allServers.filter(([n]) => n !== 'baseline') : allServers;
       const bodies = await Promise.all(servers.map(([, s]) => fetch(`http://127.0.0.1:${s.port}${variant.path}`, { method: variant.method ?? 'GET', headers: variant.headers, body: variant.body }).then((x) => x.text())));
       // A created record is new each time: its keys are compared.
-      const same = (a: string, b: string) => (p === 'create' || p === 'invoice' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);
+      const same = (a: string, b: string) => (p === 'create' || p === 'invoice' || p === 'visit' ? JSON.stringify(Object.keys(JSON.parse(a).data)) === JSON.stringify(Object.keys(JSON.parse(b).data)) : a === b);
       log(`${p}: same body before/after ${same(bodies[0], bodies[1])}${bodies[2] === undefined ? '' : `, after/baseline ${same(bodies[1], bodies[2])}`}`);
       for (const [, s] of servers) await runLoad({ url: `http://127.0.0.1:${s.port}`, variants, connections: 10, durationSeconds: 3 });
       out[p] = {};

@@ -9,10 +9,12 @@ import { invoiceTodaySql } from '../src/modules/invoice/invoice.rules';
 // (timestamps, booleans, json), the others travel as text. Related records are nested arrays.
 export const CUSTOMER = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'first_name', 'last_name', 'company_name', 'email', 'phone', 'customer_type', '=is_vip',
   'physical_address1', 'physical_address2', 'physical_city', 'physical_state', 'physical_zip', 'billing_address1', 'billing_address2', 'billing_city', 'billing_state',
-  'billing_zip', 'primary_service_location_uuid', 'notes', '=internal_flags', 'on_my_way_notify_via'];
-export const INVOICE = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid',
+  'billing_zip', 'primary_service_location_uuid', 'notes', '=internal_flags', 'on_my_way_notify_via', '=custom_fields', '=custom_fields_hidden', '=external_ids', '=tags'];
+export const INVOICE = ['uuid', 'company_uuid', '=created_at', '=updated_at', '=deleted_at', 'invoice_number', 'customer_uuid', 'job_uuid', 'estimate_uuid', 'location_uuid', 'recurring_invoice_uuid',
   'invoice_type', 'progress_percentage', 'issue_date', 'due_date', 'subtotal', 'tax_amount', 'discount_amount', 'total_amount', 'paid_amount', 'balance_amount',
   '=line_items', 'notes', 'terms', 'internal_notes', 'status'];
+// The invoice's columns after its "today" (a formula: the entity declares them after it).
+export const INVOICE_AFTER = ['=custom_fields', '=custom_fields_hidden', '=external_ids'];
 // The columns the GraphQL page's selection reads (src/graphql/prefetch.ts).
 export const GQL_INVOICE = ['uuid', '=created_at', 'invoice_number', 'customer_uuid', 'issue_date', 'due_date', 'total_amount', 'paid_amount', 'balance_amount', 'status'];
 export const GQL_CUSTOMER = ['uuid', 'first_name', 'last_name', 'email'];
@@ -22,7 +24,7 @@ const columns = (alias: string, cols: readonly string[]) => cols.map((c) => (c[0
 // The invoice's "today" in the company timezone reads only the company: computed once per statement ($1 the company),
 // from the rule's SQL form (src/modules/invoice/invoice.rules.ts).
 const companyToday = () => `((select ${invoiceTodaySql('"co"')}::text from (select $1::uuid as "company_uuid") as "co"))::text`;
-const invoiceArray = (cols: readonly string[]) => `json_build_array(${columns('e', cols)}, ${companyToday()})`;
+const invoiceArray = (cols: readonly string[], after: readonly string[] = []) => `json_build_array(${columns('e', cols)}, ${companyToday()}${after.length ? `, ${columns('e', after)}` : ''})`;
 const customerOf = (cols: readonly string[]) =>
   `(select json_build_array(${columns('r0', cols)}) from "customers" as "r0" where "r0"."company_uuid" = e."company_uuid" and "r0"."uuid" = e."customer_uuid")`;
 const paymentsOf = (cols: readonly string[]) =>
@@ -86,7 +88,7 @@ export function listSql(table: string, where: string, row: string, n: number, de
 /** The row of the REST customer list: every column. */
 export const CUSTOMER_ROW = `json_build_array(${columns('e', CUSTOMER)})`;
 /** The row of the REST invoice list: every column, with its customer. */
-export const REST_INVOICE_ROW = `json_build_array(${invoiceArray(INVOICE)}, json_build_array(${customerOf(CUSTOMER)}))`;
+export const REST_INVOICE_ROW = `json_build_array(${invoiceArray(INVOICE, INVOICE_AFTER)}, json_build_array(${customerOf(CUSTOMER)}))`;
 /** The row of the GraphQL invoices page: the columns its selection reads, with the customer and payments. */
 export const GQL_INVOICE_ROW = `json_build_array(${invoiceArray(GQL_INVOICE)}, json_build_array(${customerOf(GQL_CUSTOMER)}, ${paymentsOf(GQL_PAYMENT)}))`;
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { CUSTOMER, CUSTOMER_BY_ID, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
+import { CUSTOMER, CUSTOMER_BY_ID, CUSTOMER_ROW, GQL_CUSTOMER, GQL_INVOICE, GQL_INVOICE_ROW, GQL_PAYMENT, INVOICE, INVOICE_AFTER, LIVE, listSql, REST_INVOICE_ROW } from './baseline-sql';
 import { customerSearchSql } from '../src/modules/customer/customer.rules';
 import { isOverdue } from '../src/modules/invoice/invoice.rules';
 
@@ -60,6 +60,9 @@ function customerJson(r: Row): Row {
     notes: r.notes,
     internal_flags: r.internal_flags,
     on_my_way_notify_via: r.on_my_way_notify_via,
+    custom_fields: r.custom_fields,
+    external_ids: r.external_ids,
+    tags: r.tags,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     deleted_at: iso(r.deleted_at),
@@ -77,6 +80,7 @@ function invoiceJson(r: Row): Row {
     job_uuid: r.job_uuid,
     estimate_uuid: r.estimate_uuid,
     location_uuid: r.location_uuid,
+    recurring_invoice_uuid: r.recurring_invoice_uuid,
     invoice_type: r.invoice_type,
     progress_percentage: r.progress_percentage === null ? null : Number(r.progress_percentage),
     issue_date: r.issue_date,
@@ -100,6 +104,8 @@ function invoiceJson(r: Row): Row {
     terms: r.terms,
     internal_notes: r.internal_notes,
     status: invoiceStatus(r),
+    custom_fields: r.custom_fields,
+    external_ids: r.external_ids,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     deleted_at: iso(r.deleted_at),
@@ -182,7 +188,7 @@ async function invoiceList(company: string, q: URLSearchParams): Promise<Row> {
   const { total, rows } = await list('invoices', LIVE, row, [company], page, limit);
   const invoices = rows.map(([values, [c]]: [unknown[], [unknown[] | null]]) => {
     const customer = c && rowOf(CUSTOMER, c);
-    return { ...invoiceJson(rowOf(INVOICE, values, ['company_today'])), customer: customer ? { uuid: customer.uuid, first_name: customer.first_name, last_name: customer.last_name } : null };
+    return { ...invoiceJson(rowOf(INVOICE, values, ['company_today', ...INVOICE_AFTER.map((c) => c.slice(1))])), customer: customer ? { uuid: customer.uuid, first_name: customer.first_name, last_name: customer.last_name } : null };
   });
   return { invoices, pagination: pagination(page, limit, total) };
 }
@@ -246,7 +252,7 @@ async function createCustomer(company: string, body: Row): Promise<Row> {
   } finally {
     client.release();
   }
-  return customerJson({ ...row, created_at: row.now, updated_at: row.now, deleted_at: null, physical_address1: null, physical_address2: null, physical_city: null, physical_state: null, physical_zip: null, billing_address1: null, billing_address2: null, billing_city: null, billing_state: null, billing_zip: null, primary_service_location_uuid: null, internal_flags: null, on_my_way_notify_via: null });
+  return customerJson({ ...row, created_at: row.now, updated_at: row.now, deleted_at: null, physical_address1: null, physical_address2: null, physical_city: null, physical_state: null, physical_zip: null, billing_address1: null, billing_address2: null, billing_city: null, billing_state: null, billing_zip: null, primary_service_location_uuid: null, internal_flags: null, on_my_way_notify_via: null, custom_fields: {}, external_ids: {}, tags: [] });
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -7,6 +7,7 @@ import { TRACKED } from '../migrations/Migration20261125000010_events';
 import { openBenchDatabase } from './setup';
 import { startApiServer } from './server';
 import { median } from './procs';
+import { numberArg, rate } from './args';
 
 // `npx ts-node --transpile-only bench/events.ts [--rounds 3] [--n 300]` (docs/events.md), against
 // the server built as `npm start` runs it:
@@ -16,24 +17,10 @@ import { median } from './procs';
 // - Reading the feed: ~50,000 events paged 1,000 at a time by one reader (GET /api/v1/events).
 
 const log = (m: string) => process.stderr.write(`[bench:events] ${m}\n`);
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-
-async function rate(n: number, inFlight: number, call: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < n) await call(next++);
-  }));
-  return n / (Number(process.hrtime.bigint() - start) / 1e9);
-}
-
 
 async function main(): Promise<void> {
-  const rounds = arg('rounds', 3);
-  const n = arg('n', 300);
+  const rounds = numberArg('rounds', 3);
+  const n = numberArg('n', 300);
   const db = await openBenchDatabase(log);
   // The server as `npm start` runs it, in a process of its own (it migrates the database).
   const server = await startApiServer(db.serverEnv, 'events-server');

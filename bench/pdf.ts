@@ -185,8 +185,8 @@ async function renderOnly(argv: string[]): Promise<void> {
       kind: 'invoice' as const, uuid: 'bench', companyUuid: 'bench', number: 'INV-0001', updatedAt: '2026-11-25T12:00:00.000Z',
       company: { name: 'Bench Big Plumbing', address: ['1 Main St', 'Springfield, IL 62701'], phone: null, email: 'office0@bench.example' },
       customer: { name: 'Mary Smith', companyName: null, address: ['12 Elm St', 'Springfield, IL 62701'], email: 'mary@inbox.example' },
-      location: null, dates: [['Issue date', '2026-11-25'], ['Due date', '2027-01-31']] as Array<[string, string]>, lines: items, subtotalCents: sub, adjustments: [],
-      taxRate: 8.25, taxCents: tax, totalCents: sub + tax, status: 'Draft', invoice: { payments: [], paidCents: 0, balanceCents: sub + tax }, notes: null,
+      location: null, fields: { document: [], job: [], customer: [], location: [] }, dates: [['Issue date', '2026-11-25'], ['Due date', '2027-01-31']] as Array<[string, string]>, lines: items, subtotalCents: sub, adjustments: [],
+      taxRate: 8.25, taxByRate: [], taxCents: tax, totalCents: sub + tax, status: 'Draft', invoice: { payments: [], paidCents: 0, balanceCents: sub + tax }, notes: null,
     };
   };
   const same = view('');

@@ -17,6 +17,8 @@ export interface Row {
    * run on the server beside this row in every round (bench/run.ts): its median round.
    */
   reference?: { id: string; label: string; result: Measured } | null;
+  /** What the row checked after its load (every payment right, every agreement invoiced once). */
+  verified?: { ok: boolean; note: string };
 }
 
 export interface Report {
@@ -112,11 +114,57 @@ export function targets(r: Report): Target[] {
     const calendar = rps('visit_calendar') / beside('visit_calendar', 'customer_list');
     t.push({ name: `calendar (technician-week, ${r.seed.bigVisits} visits) vs customer list`, goal: '≥ 0.70×', measured: `${f2(calendar)}×`, met: calendar >= 0.7 });
   }
+  if (hasBeside('customer_get_scoped', 'customer_get')) {
+    const scoped = rps('customer_get_scoped') / beside('customer_get_scoped', 'customer_get');
+    t.push({ name: 'GET one record, scoped key vs full key', goal: '≥ 0.97×', measured: `${f2(scoped)}×`, met: scoped >= 0.97 });
+  }
+  if (hasBeside('job_list_technician', 'job_list')) {
+    const tech = rps('job_list_technician') / beside('job_list_technician', 'job_list');
+    t.push({ name: "technician's job list (1% of the jobs theirs) vs owner's", goal: '≥ 0.80×', measured: `${f2(tech)}×`, met: tech >= 0.8 });
+  }
+  if (hasBeside('customer_list_cf', 'customer_list')) {
+    const plain = rps('customer_list_cf') / beside('customer_list_cf', 'customer_list');
+    t.push({ name: 'customer list with 10 custom fields vs without definitions', goal: '≥ 0.85×', measured: `${f2(plain)}×`, met: plain >= 0.85 });
+  }
+  if (hasBeside('customer_list_cf_filter', 'customer_list_cf')) {
+    const filtered = beside('customer_list_cf_filter', 'customer_list_cf') / rps('customer_list_cf_filter');
+    t.push({ name: 'page filtered by a select custom field vs plain page (cost per request)', goal: '≤ 3×', measured: `${f2(filtered)}×`, met: filtered <= 3 });
+  }
+  if (hasBeside('customer_create_cf', 'customer_create')) {
+    const create = rps('customer_create_cf') / beside('customer_create_cf', 'customer_create');
+    t.push({ name: 'customer create with 10 custom fields vs without', goal: '≥ 0.85×', measured: `${f2(create)}×`, met: create >= 0.85 });
+  }
   if (hasBeside('invoice_create_one', 'customer_create')) {
     const create = rps('invoice_create_one') / beside('invoice_create_one', 'customer_create');
     t.push({ name: 'invoice create (one company) vs customer create', goal: '≥ 0.50×', measured: `${f2(create)}×`, met: create >= 0.5 });
   }
-  const loaded = r.rows.filter((x) => !['photo_upload', 'postgraphile_invoices', 'postgraphile_company', 'invoice_pdf_20', 'invoice_pdf_500'].includes(x.id));
+  if (hasBeside('mcp_get_customer', 'customer_get')) {
+    const mcp = rps('mcp_get_customer') / beside('mcp_get_customer', 'customer_get');
+    t.push({ name: 'MCP get_customer vs REST customer get', goal: '≥ 0.70×', measured: `${f2(mcp)}×`, met: mcp >= 0.7 });
+  }
+  if (hasBeside('schedule_set', 'visit_create')) {
+    const cost = beside('schedule_set', 'visit_create') / rps('schedule_set');
+    t.push({ name: 'schedule set (730 visits) vs one visit create (cost per request)', goal: '≤ 20×', measured: `${f1(cost)}×`, met: cost <= 20 });
+  }
+  const recurring = find('recurring_issue');
+  if (recurring && recurring.reference) {
+    const ratio = recurring.result.rps / recurring.reference.result.rps;
+    t.push({ name: `recurring invoices (${recurring.result.requests} due) vs REST invoice create`, goal: '≥ 0.40×, each once', measured: `${f2(ratio)}× (${f1(recurring.result.rps)}/s)`, met: ratio >= 0.4 && !!recurring.verified?.ok });
+  }
+  const stripe = find('stripe_webhooks');
+  if (stripe) t.push({ name: 'Stripe webhook events reconciled', goal: '≥ 300/s, all right', measured: `${f1(stripe.result.rps)}/s${stripe.verified?.ok ? '' : ` (${stripe.verified?.note})`}`, met: stripe.result.rps >= 300 && !!stripe.verified?.ok && stripe.result.non2xx === 0 });
+  if (hasBeside('import_customers', 'customer_create')) {
+    const imp = row('import_customers');
+    const ratio = rps('import_customers') / beside('import_customers', 'customer_create');
+    t.push({ name: 'import vs REST customer create (rows/s)', goal: '≥ 3×', measured: `${f2(ratio)}× (${f0(rps('import_customers'))} rows/s)`, met: ratio >= 3 });
+    t.push({ name: `RSS rise importing ${imp.result.requests} customers`, goal: '≤ 50 MB', measured: `${f1((imp.rssRise ?? 0) / MB)} MB`, met: (imp.rssRise ?? 0) <= 50 * MB });
+  }
+  if (has('export_customers_csv')) {
+    const exp = row('export_customers_csv');
+    t.push({ name: 'export customers to CSV', goal: '≥ 50,000/s', measured: `${f0(exp.result.rps)}/s`, met: exp.result.rps >= 50_000 });
+    t.push({ name: `RSS rise exporting ${exp.result.requests} customers, after the first tenth`, goal: '≤ 20 MB (flat)', measured: `${f1((exp.rssRise ?? 0) / MB)} MB`, met: (exp.rssRise ?? 0) <= 20 * MB });
+  }
+  const loaded = r.rows.filter((x) => !['photo_upload', 'recurring_issue', 'postgraphile_invoices', 'postgraphile_company', 'invoice_pdf_20', 'invoice_pdf_500', 'import_customers', 'export_customers_csv'].includes(x.id));
   if (loaded.length) {
     const rssMax = Math.max(...loaded.map((x) => x.result.rssMax ?? 0));
     t.push({ name: 'server RSS under load', goal: '≤ 300 MB', measured: `${f0(rssMax / MB)} MB`, met: rssMax <= 300 * MB });
@@ -162,6 +210,7 @@ export function printReport(r: Report, out: (line: string) => void): void {
     }
     if (x.sameJson === false) notes.push('JSON differs from baseline');
     if (x.reference) notes.push(`beside it: ${x.reference.id} ${f1(x.reference.result.rps)} req/s`);
+    if (x.verified) notes.push(x.verified.ok ? x.verified.note : `WRONG: ${x.verified.note}`);
     if (x.id === 'photo_upload' || x.id === 'invoice_pdf_500') notes.push(`RSS +${f1((x.rssRise ?? 0) / MB)} MB`);
     if (x.id === 'postgraphile_invoices') notes.push(r.postgraphileSameRows ? 'same invoices and payments' : 'rows differ');
     return [

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { pdfRows } from './pdf';
+import { importBenchRows } from './imports';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -7,9 +8,14 @@ import type { LoadJob, LoadVariant } from './load';
 import { Proc, rssOf, sampleRss } from './procs';
 import { runLoad } from './load-run';
 import { startApiServer, startBaseline, startPostGraphile } from './server';
-import { FULL, GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed, Tenant } from './setup';
+import { FULL, GQL_INVOICES, invoiceBody, openBenchDatabase, QUICK, seed, Tenant, VISIT_BODY } from './setup';
 import { printReport, Report, Row } from './report';
 import { calendarWeek } from './seed-visits';
+import { seedReach } from './seed-reach';
+import { fieldValues, seedFields } from './seed-fields';
+import { recurringRow } from './recurring-issue';
+import { stripeRow } from './stripe-webhooks';
+import { StripeStandIn } from '../test/helpers/stripe-stand-in';
 
 // `npm run bench [-- --quick] [-- --duration 8] [-- --rounds 3] [-- --connections 10] [-- --json out.json]
 //   [-- --only customer_get,customer_create,graphql_company] [-- --cpu-prof <dir>]`
@@ -48,6 +54,9 @@ function options(argv: string[]): Options {
 
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
+/** The schedule set row's PUTs per connection in a run (a fixed number: see its scenario). */
+const SCHEDULE_PUTS_PER_CONNECTION = 3;
+
 const load = runLoad;
 
 /** The first request-log line with a status of 400 or above (or an error line) in some server output. */
@@ -56,6 +65,8 @@ function refusedLine(out: string): string {
 }
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+/** The customer create's body (with ten custom fields added in the custom-field row). */
+const CREATE_BODY = { first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' };
 const json = (key: string) => ({ ...auth(key), 'content-type': 'application/json' });
 
 /** The same page asked of PostGraphile: its generated names, the company and deleted_at as conditions. */
@@ -128,16 +139,24 @@ async function main(): Promise<void> {
   const size = opt.quick ? QUICK : FULL;
   const db = await openBenchDatabase(log);
   const procs: Proc[] = [];
+  // The Stripe webhook row's stand-in for Stripe (test/helpers/stripe-stand-in.ts): the server's STRIPE_API_BASE.
+  const stand = await new StripeStandIn().start();
   const cleanup = async () => {
     for (const p of procs.reverse()) await p.stop().catch(() => undefined);
+    await stand.stop().catch(() => undefined);
     await db.close().catch((e) => log(`cleanup: ${e}`));
   };
   try {
     // The server migrates the empty database (MIGRATE on), then the data is seeded under it.
-    const server = await startApiServer(db.serverEnv, 'server', opt.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opt.cpuProf}`] : []);
+    const server = await startApiServer({ ...db.serverEnv, ...stand.env() }, 'server', opt.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opt.cpuProf}`] : []);
     procs.push(server);
     log(`server pid ${server.pid} on port ${server.port} (${db.mode})`);
     const { big, small, techs } = await seed(db.url, size, log);
+    // One technician with 1% of the big company's jobs (500 of 50,000), a visit each; a customers:read key.
+    const reach = await seedReach(db.url, big, Math.max(3, Math.floor(size.bigJobs / 100)));
+    // The custom-field rows' company (bench/seed-fields.ts), only when one of them runs.
+    const fieldRows = ['customer_list_cf', 'customer_list_cf_filter', 'customer_create_cf'];
+    const fields = !opt.only || fieldRows.some((id) => opt.only!.has(id)) ? await seedFields(db.url, `http://127.0.0.1:${server.port}`, big) : null;
 
     const poolMax = Number(process.env.DB_POOL_MAX || 10);
     const baseline = await startBaseline(db.url, poolMax);
@@ -167,6 +186,8 @@ async function main(): Promise<void> {
     const smallJobs: { t: Tenant; j: { uuid: string; customer_uuid: string } }[] = [];
     for (const t of small) for (const j of await jobsOf(t, 4)) smallJobs.push({ t, j });
     const photoJob = (await jobsOf(big, 1))[0];
+    // Jobs of their own for the schedule row (each PUT after a job's first replaces its 730 visits).
+    const scheduleJobs = (await jobsOf(big, 260)).slice(200);
     await pgc.end();
     const terms = ['smith', 'garcia', 'mary.j', 'holdings', 'inbox.example', '555', 'nguyen', 'peterson'];
 
@@ -188,16 +209,29 @@ async function main(): Promise<void> {
        * every round, so that the ratio compares runs made side by side, as with the baseline.
        */
       reference?: string;
+      /** Load settings of its own (a request that takes longer than a quick run's quarter second). */
+      extra?: Partial<LoadJob>;
     }
     const week = calendarWeek(size.bigVisits);
+    const today = new Date().toISOString().slice(0, 10);
+    const scheduleBody = JSON.stringify({ rrule: 'FREQ=DAILY', starts_on: today, start_time: '08:00', duration_minutes: 60, horizon_days: 730, title: 'Bench route' });
+    const mcpCall = (uuid: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_customer', arguments: { uuid } } });
+    const mcpHeaders = { ...json(K), accept: 'application/json, text/event-stream' };
     const lastPage = Math.max(1, Math.min(2000, Math.ceil(size.bigCustomers / 50)));
     const all: Scenario[] = [
       { id: 'customer_list', label: 'REST customer list (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(K) }], baseline: true },
       { id: 'customer_get', label: 'REST customer get', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(K) })), baseline: true },
+      // The same GET with a key narrowed to customers:read (its rights decided once per key row).
+      { id: 'customer_get_scoped', label: 'REST customer get, customers:read key', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(reach.customersReadKey) })), reference: 'customer_get' },
+      // The same GET as an MCP tool call (POST /mcp, docs/agents.md), stateless: one JSON-RPC request each.
+      { id: 'mcp_get_customer', label: 'MCP get_customer (tools/call)', variants: ids.map((id) => ({ method: 'POST', path: '/mcp', headers: mcpHeaders, body: mcpCall(id) })), reference: 'customer_get' },
       { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true, reference: 'customer_list' },
       { id: 'customer_page_deep', label: `REST customer list, page ${lastPage}`, variants: [{ path: `/api/v1/customers?limit=50&page=${lastPage}`, headers: auth(K) }], baseline: true, reference: 'customer_list' },
       // One technician's week (two-hour visits, four a day), for each of the 40 technicians in turn.
       { id: 'visit_calendar', label: 'REST calendar, one technician-week', variants: techs.map((u) => ({ path: `/api/v1/visits?user_id=${u}&from=${week.from}&to=${week.to}&limit=50`, headers: auth(K) })), reference: 'customer_list' },
+      // A technician's jobs (1% of the company's, each also theirs through a visit) against the owner's page of the same size.
+      { id: 'job_list', label: 'REST job list (limit 50), owner', variants: [{ path: '/api/v1/jobs?limit=50', headers: auth(K) }] },
+      { id: 'job_list_technician', label: "REST job list (limit 50), a technician's", variants: [{ path: '/api/v1/jobs?limit=50', headers: auth(reach.technicianKey) }], reference: 'job_list' },
       { id: 'invoice_list', label: 'REST invoice list + customer (limit 50)', variants: [{ path: '/api/v1/invoices?limit=50', headers: auth(K) }], baseline: true },
       // Sorted pages (docs/conventions.md, Lists): the same lists in another order, through their sort indexes.
       { id: 'customer_list_sorted', label: 'REST customer list, sort=-updated_at (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&sort=-updated_at', headers: auth(K) }], reference: 'customer_list' },
@@ -217,9 +251,32 @@ async function main(): Promise<void> {
         variants: [{ method: 'POST', path: '/graphql', headers: json(K), body: GQL_COMPANY }],
         postgraphile: { id: 'postgraphile_company', label: 'PostGraphile 5: companyByUuid { name }', body: pglCompany(big.companyUuid) },
       },
-      { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify({ first_name: 'Bench', last_name: 'Create', email: 'bench@create.example', phone: '(217) 555-0142' }) }], baseline: true, compareKeys: true },
+      // Custom fields (docs/custom-fields.md): the big company's customers copied with ten fields each,
+      // against the big company's list (no definitions), and a page filtered by a select field.
+      ...(fields
+        ? [
+            { id: 'customer_list_cf', label: 'REST customer list, 10 custom fields (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(fields.key) }], reference: 'customer_list' },
+            { id: 'customer_list_cf_filter', label: 'REST customer list, cf.unit=furnace (limit 50)', variants: [{ path: '/api/v1/customers?limit=50&cf.unit=furnace', headers: auth(fields.key) }], reference: 'customer_list_cf' },
+          ]
+        : []),
+      { id: 'customer_create', label: 'REST customer create', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(K), body: JSON.stringify(CREATE_BODY) }], baseline: true, compareKeys: true },
+      ...(fields
+        ? [{ id: 'customer_create_cf', label: 'REST customer create, 10 custom fields', variants: [{ method: 'POST', path: '/api/v1/customers', headers: json(fields.key), body: JSON.stringify({ ...CREATE_BODY, custom_fields: fieldValues(1) }) }], reference: 'customer_create' }]
+        : []),
       { id: 'invoice_create_one', label: 'REST invoice create, one company', variants: bigJobs.map((j) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(K), body: invoiceBody(j) })), reference: 'customer_create' },
       { id: 'invoice_create_many', label: `REST invoice create, ${small.length} companies`, variants: smallJobs.map(({ t, j }) => ({ method: 'POST', path: '/api/v1/invoices', headers: json(t.key), body: invoiceBody(j) })) },
+      { id: 'visit_create', label: 'REST visit create', variants: bigJobs.map((j) => ({ method: 'POST', path: `/api/v1/jobs/${j.uuid}/visits`, headers: json(K), body: VISIT_BODY })) },
+      // A daily schedule to a 730-day horizon: 730 visits written before it answers (docs/recurring-work.md).
+      // A fixed number of PUTs, each answered, its rate their answers over the run's time: a run
+      // of a duration averages whole-second samples (a request longer than a second gave 0.0), and
+      // leaves the PUTs it cut short running in the server into the next run.
+      {
+        id: 'schedule_set',
+        label: 'REST schedule set, daily, 730-day horizon',
+        variants: scheduleJobs.map((j) => ({ method: 'PUT', path: `/api/v1/jobs/${j.uuid}/schedule`, headers: json(K), body: scheduleBody })),
+        reference: 'visit_create',
+        extra: opt.quick ? { amount: 2, connections: 2, durationSeconds: undefined } : { amount: SCHEDULE_PUTS_PER_CONNECTION * opt.connections, durationSeconds: undefined },
+      },
     ];
     const scenarios = all.filter((x) => !opt.only || opt.only.has(x.id));
 
@@ -275,7 +332,7 @@ async function main(): Promise<void> {
     // first must not be the one that pays for them. Writes are left out: they would change the
     // pages compared with PostGraphile's.
     if (!opt.quick) {
-      for (const s of scenarios.filter((x) => !x.id.includes('create'))) {
+      for (const s of scenarios.filter((x) => !x.id.includes('create') && x.id !== 'schedule_set')) {
         await load({ url: S, variants: s.variants, connections: opt.connections, durationSeconds: 1 });
         if (s.baseline) await load({ url: B, variants: s.variants, connections: opt.connections, durationSeconds: 1 });
         if (s.postgraphile) await load({ url: P, variants: [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: s.postgraphile.body }], connections: opt.connections, durationSeconds: 1 });
@@ -309,7 +366,7 @@ async function main(): Promise<void> {
       // creates below add invoices without payments to the top of the page), and the same load.
       for (let i = 0; i < opt.rounds; i++) {
         const warm = i === 0;
-        const server1 = async () => void ours.push(await run(S, s.variants, server.pid, {}, warm));
+        const server1 = async () => void ours.push(await run(S, s.variants, server.pid, s.extra ?? {}, warm));
         const others = async () => {
           if (s.baseline) theirs.push(await run(B, s.variants, null, {}, warm));
           if (pglVariants) pglRuns.push(await run(P, pglVariants, pgl.pid, {}, warm));
@@ -347,6 +404,17 @@ async function main(): Promise<void> {
       });
       rows.push({ id: 'photo_upload', label: 'REST photo upload, 15 MiB file', result: up, baseline: null, sameJson: null, rssRise: (up.rssMax ?? idle) - idle });
     }
+    const invoiceCreates = all.find((x) => x.id === 'invoice_create_one')!.variants;
+    if (!opt.only || opt.only.has('recurring_issue')) {
+      const count = opt.quick ? 30 : 10_000;
+      rows.push(await recurringRow({ base: S, url: db.url, big, count, createVariants: invoiceCreates, run: (v) => run(S, v, server.pid, {}, false), log }));
+    }
+    if (!opt.only || opt.only.has('stripe_webhooks')) {
+      log('Stripe webhooks…');
+      rows.push(await stripeRow({ base: S, url: db.url, stand, big, jobs: bigJobs, events: opt.quick ? 20 : 2000, rounds: opt.quick ? 1 : opt.rounds, run: (v, extra) => run(S, v, server.pid, extra), log }));
+    }
+    // Imports and exports (docs/import-export.md): 500,000 rows in, 1,000,000 out (quick: 2,000 and 20,000).
+    if (!opt.only || opt.only.has('import_customers')) rows.push(...(await importBenchRows({ url: db.url, base: S, pid: server.pid, quick: opt.quick, log })));
     if (!opt.only || opt.only.has('invoice_pdf')) rows.push(...(await pdfRows({ base: S, key: K, job: photoJob, quick: opt.quick, rss: () => rssOf(server.pid), run: (v, extra) => run(S, v, server.pid, extra), log })));
 
     const report: Report = {

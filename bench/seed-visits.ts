@@ -2,8 +2,9 @@ import type { Client } from 'pg';
 
 // Visits for the calendar scenario: `techs` technicians of the big company, each with two-hour
 // visits back to back (four a day, every day), spread over the company's jobs, so that no
-// technician is double-booked. Set-based like bench/seed.ts: the assignment trigger is off while
-// the rows go in, and visit_assignments is filled by one statement (the same rows the trigger writes).
+// technician is double-booked. Set-based like bench/seed.ts: the assignment trigger and the kept
+// reach's trigger on assignments are off while the rows go in; visit_assignments is filled by one
+// statement (the same rows the trigger writes), and job_reach by one refresh per job of the company.
 
 export const VISITS_START = Date.UTC(2025, 0, 6, 14); // 2025-01-06 08:00 in America/Chicago
 export const TECHS = 40;
@@ -18,11 +19,15 @@ export function calendarWeek(visits: number): { from: string; to: string } {
 
 export async function seedVisits(db: Client, companyUuid: string, visits: number): Promise<string[]> {
   await db.query(
-    `insert into users (id, company_uuid, first_name, last_name, created_at, updated_at)
-     select gen_random_uuid(), $1, 'Tech', 'Number ' || i, now(), now() from generate_series(1, $2::int) i`,
+    `insert into users (id, company_uuid, first_name, last_name, role, created_at, updated_at)
+     select gen_random_uuid(), $1, 'Tech', 'Number ' || i, 'technician', now(), now() from generate_series(1, $2::int) i`,
     [companyUuid, TECHS],
   );
-  await db.query(`alter table visits disable trigger visits_sync_assignments`);
+  const triggers = [
+    ['visits', 'visits_sync_assignments_insert'],
+    ['visit_assignments', 'visit_assignments_job_reach_insert_delete'],
+  ];
+  for (const [table, trigger] of triggers) await db.query(`alter table ${table} disable trigger ${trigger}`);
   try {
     await db.query(
       `with techs as (select id, row_number() over (order by id) - 1 as k from users where company_uuid = $1 and first_name = 'Tech'),
@@ -41,8 +46,10 @@ export async function seedVisits(db: Client, companyUuid: string, visits: number
        select uuid, assigned_user_ids[1], company_uuid, period, true from visits where company_uuid = $1`,
       [companyUuid],
     );
+    await db.query(`analyze visits, visit_assignments`);
+    await db.query(`select count(job_reach_refresh(uuid)) from jobs where company_uuid = $1`, [companyUuid]);
   } finally {
-    await db.query(`alter table visits enable trigger visits_sync_assignments`);
+    for (const [table, trigger] of triggers) await db.query(`alter table ${table} enable trigger ${trigger}`);
   }
   const { rows } = await db.query(`select id from users where company_uuid = $1 and first_name = 'Tech' order by id`, [companyUuid]);
   return rows.map((r) => r.id as string);

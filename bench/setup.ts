@@ -132,6 +132,9 @@ export async function seed(url: string, size: SeedSize, log: (m: string) => void
   return { big: tenants[0], small: tenants.slice(1), techs };
 }
 
+/** The body of the visit create row (bench/run.ts) and of bench/ab.ts's `visit`: far from the seeded weeks, with no crew (no booking to check). */
+export const VISIT_BODY = JSON.stringify({ title: 'Bench visit', starts_at: '2031-03-04T15:00:00.000Z', ends_at: '2031-03-04T16:00:00.000Z' });
+
 /** The body of the invoice create rows (bench/run.ts) and of bench/ab.ts's `invoice`: two lines, one taxed. */
 export const invoiceBody = (j: { uuid: string; customer_uuid: string }) =>
   JSON.stringify({

@@ -8,6 +8,7 @@ import { createCompany } from '../src/modules/company/company.admin';
 import { requestsInFlight, startWebhookWorker } from '../src/modules/webhook/webhook.worker';
 import { openBenchDatabase } from './setup';
 import { median } from './procs';
+import { numberArg, rate } from './args';
 
 // `LOG_LEVEL=silent npx ts-node --transpile-only bench/webhooks.ts [--deliveries 5000] [--rounds 3] [--n 300]`
 // (docs/webhooks.md), in a scratch database (embedded, or on the server of DATABASE_URL):
@@ -18,24 +19,10 @@ import { median } from './procs';
 //   worker stopped (the write path alone: deliveries are queued, then drained).
 
 const log = (m: string) => process.stderr.write(`[bench:webhooks] ${m}\n`);
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-
-async function rate(n: number, inFlight: number, call: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < n) await call(next++);
-  }));
-  return n / (Number(process.hrtime.bigint() - start) / 1e9);
-}
-
 async function main(): Promise<void> {
-  const deliveries = arg('deliveries', 5000);
-  const rounds = arg('rounds', 3);
-  const n = arg('n', 300);
+  const deliveries = numberArg('deliveries', 5000);
+  const rounds = numberArg('rounds', 3);
+  const n = numberArg('n', 300);
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(204).end());

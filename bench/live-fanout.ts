@@ -1,0 +1,163 @@
+import 'reflect-metadata';
+import { Pool } from 'pg';
+import WebSocket from 'ws';
+import { initOrm } from '../src/db/orm';
+import { createCompany } from '../src/modules/company/company.admin';
+import { openBenchDatabase } from './setup';
+import { startApiServer } from './server';
+import { numberArg } from './args';
+import { cpuMsOf, rssOf } from './procs';
+
+// `npx ts-node --transpile-only bench/live-fanout.ts [--subscribers 1000] [--rate 200] [--seconds 10] [--jobs 20] [--sql] [--cpu-prof <dir>]`
+// (docs/live-updates.md), against the server built as `npm start` runs it: live delivery to many
+// WebSocket subscribers of one process. Every subscriber follows the same company with the same
+// selection; a writer updates `jobs` jobs in turn (one row would serialize the writes on its lock)
+// `rate` times a second (open loop, at most 32 in flight) for `seconds`, through `PUT /jobs/{uuid}`,
+// or with `--sql` by UPDATE statements on the database (no HTTP request for the server to serve: its
+// CPU is the live delivery's alone), and each subscriber records when each update reached it.
+// Latency is from the write's answer (the commit happened before it) to the delivery, over every
+// (subscriber, event); the clients share this process's CPU with nothing but themselves, and read
+// each message's title without parsing the rest (at 200,000 messages a second a full JSON.parse
+// made this process, not the server, the bottleneck). Also printed: the server's CPU time (user +
+// system) from the first write to the last delivery, in all and per delivery, this process's own,
+// and the server's RSS per idle subscriber (after connecting them, before the first event).
+
+const log = (m: string) => process.stderr.write(`[bench:live] ${m}\n`);
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const QUERY = 'subscription { events(types: ["job.updated"]) { type cursor object } }';
+
+const UPDATE = Buffer.from('"title":"u');
+
+/** A raw graphql-transport-ws subscriber (cheaper than a full client): calls `onUpdate` with the number of each update (title `u<i>`). */
+function subscriber(url: string, key: string, onUpdate: (i: number) => void): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, 'graphql-transport-ws');
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+    ws.on('error', reject);
+    ws.on('message', (raw: Buffer) => {
+      const at = raw.indexOf(UPDATE);
+      if (at >= 0) {
+        let i = 0;
+        for (let k = at + UPDATE.length; raw[k] >= 0x30 && raw[k] <= 0x39; k++) i = i * 10 + raw[k] - 0x30;
+        return onUpdate(i);
+      }
+      if ((JSON.parse(String(raw)) as { type: string }).type === 'connection_ack') {
+        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: QUERY } }));
+        resolve(ws);
+      }
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const n = numberArg('subscribers', 1000);
+  const rate = numberArg('rate', 200);
+  const seconds = numberArg('seconds', 10);
+  const jobCount = numberArg('jobs', 20);
+  const viaSql = process.argv.includes('--sql');
+  const db = await openBenchDatabase(log);
+  // `--cpu-prof <dir>`: the server's V8 CPU profile, written there when it stops (bench/profile-summary.ts reads it).
+  const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : '';
+  const server = await startApiServer(db.serverEnv, 'live-server', profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+  const orm = await initOrm(db.url, 2);
+  try {
+    const base = `http://127.0.0.1:${server.port}/api/v1`;
+    const { apiKey } = await createCompany(orm.em.fork(), { name: 'Bench Live', email: 'bench@example.com' });
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body: object) => {
+      const res = await fetch(`${base}${path}`, { method, headers, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: { uuid: string } }).data;
+    };
+    const customer = await call('POST', '/customers', { first_name: 'Job', last_name: 'Owner' });
+    const jobs: string[] = [];
+    for (let k = 0; k < jobCount; k++) jobs.push((await call('POST', '/jobs', { customer_uuid: customer.uuid, title: 'Bench' })).uuid);
+    const pool = viaSql ? new Pool({ connectionString: db.url, max: 16 }) : null;
+    /** Update i: job i % jobs gets the title `u<i>`. */
+    const write = async (i: number) => {
+      const uuid = jobs[i % jobs.length];
+      if (pool) await pool.query('update jobs set title = $1 where uuid = $2', [`u${i}`, uuid]);
+      else await call('PUT', `/jobs/${uuid}`, { title: `u${i}` });
+    };
+
+    // received[i]: when each subscriber got update i (ms, performance.now()).
+    const total = Math.round(rate * seconds);
+    const received = Array.from({ length: total + 1 }, () => [] as number[]);
+    let deliveries = 0;
+    let arrived: () => void = () => undefined;
+    const onUpdate = (i: number) => {
+      if (i <= total) {
+        received[i].push(performance.now());
+        if (++deliveries === n * (total + 1)) arrived();
+      }
+    };
+    const rssBefore = rssOf(server.pid);
+    const sockets: WebSocket[] = [];
+    for (let i = 0; i < n; i += 50) sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => subscriber(`ws://127.0.0.1:${server.port}/graphql`, apiKey, onUpdate)))));
+    const rssIdle = rssOf(server.pid);
+    // Update 0 is the warm-up: once everyone has it, every subscription is live.
+    const done = new Promise<void>((resolve) => (arrived = resolve));
+    await write(0);
+    while (received[0].length < n) await new Promise((r) => setTimeout(r, 50));
+    log(`${n} subscribers live; writing ${total} updates at ${rate}/s`);
+
+    const committed: number[] = new Array(total + 1).fill(0);
+    let inFlight = 0;
+    let failures = 0;
+    let next = 1;
+    const [serverCpu0, ownCpu0] = [cpuMsOf(server.pid), process.cpuUsage()];
+    const start = performance.now();
+    await new Promise<void>((resolve) => {
+      const tick = setInterval(() => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+        while (next <= due && inFlight < 32) {
+          const i = next++;
+          inFlight++;
+          void write(i)
+            .then(() => void (committed[i] = performance.now()))
+            .catch((err: Error) => {
+              if (failures++ === 0) log(`a write failed (${err.cause ?? err.message}); server exit code ${server.proc.exitCode}, its output's tail:\n${server.output().slice(-3000)}`);
+            })
+            .finally(() => --inFlight === 0 && next > total && resolve());
+        }
+        if (next > total) clearInterval(tick);
+      }, 5);
+    });
+    const writeSeconds = (performance.now() - start) / 1000;
+    await Promise.race([done, new Promise((r) => setTimeout(r, 180_000).unref())]);
+    const [serverCpuMs, own] = [cpuMsOf(server.pid) - serverCpu0, process.cpuUsage(ownCpu0)];
+    const latencies: number[] = [];
+    for (let i = 1; i <= total; i++) if (committed[i]) for (const at of received[i]) latencies.push(Math.max(0, at - committed[i]));
+    latencies.sort((a, b) => a - b);
+    const out = {
+      mode: db.mode,
+      writes: viaSql ? 'sql' : 'rest',
+      subscribers: n,
+      targetWritesPerSecond: rate,
+      writesPerSecond: total / writeSeconds,
+      failedWrites: failures,
+      deliveries: latencies.length,
+      expected: n * total,
+      latencyMs: { p50: pct(latencies, 50), p90: pct(latencies, 90), p99: pct(latencies, 99), max: latencies.at(-1) },
+      serverCpuMs,
+      serverCpuUsPerDelivery: (serverCpuMs * 1000) / Math.max(1, latencies.length),
+      benchCpuMs: (own.user + own.system) / 1000,
+      rssKbPerIdleSubscriber: (rssIdle - rssBefore) / 1024 / n,
+    };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    for (const ws of sockets) ws.terminate();
+    await pool?.end();
+  } catch (err) {
+    log(`server output (tail):\n${server.output().slice(-3000)}`);
+    throw err;
+  } finally {
+    await server.stop();
+    await orm.close(true);
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});
