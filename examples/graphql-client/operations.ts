@@ -11,8 +11,12 @@ export type CustomerCreateInput = {
   billingState?: string | null | undefined;
   billingZip?: string | null | undefined;
   companyName?: string | null | undefined;
+  /** Object of the company's custom fields by key, each value of its field's type; merged into the record's (null clears a key) */
+  customFields?: unknown;
   customerType?: CustomerType | null | undefined;
   email?: string | null | undefined;
+  /** Ids of this record in other systems, {"<source>": "<id>"}: source ^[a-z][a-z0-9_]{0,31}$, id 1–255 characters; merged (null clears a source) */
+  externalIds?: unknown;
   firstName: string;
   internalFlags?: unknown;
   isVip?: boolean | null | undefined;
@@ -26,6 +30,8 @@ export type CustomerCreateInput = {
   physicalState?: string | null | undefined;
   physicalZip?: string | null | undefined;
   primaryServiceLocationUuid?: string | null | undefined;
+  /** Up to 20 tags of 1–40 characters, trimmed, kept once whatever their case; replaces the list */
+  tags?: Array<string> | null | undefined;
 };
 
 export type CustomerOnMyWayNotifyVia =
@@ -59,13 +65,16 @@ export type CustomerByGlobalIdQueryVariables = Exact<{
 
 export type CustomerByGlobalIdQuery = { node:
     | { __typename: 'Company', id: string }
+    | { __typename: 'CustomFieldDefinition', id: string }
     | { __typename: 'Customer', uuid: string, firstName: string, lastName: string, id: string }
     | { __typename: 'Estimate', id: string }
     | { __typename: 'Invoice', id: string }
     | { __typename: 'Job', id: string }
     | { __typename: 'JobPhoto', id: string }
+    | { __typename: 'JobSchedule', id: string }
     | { __typename: 'Location', id: string }
     | { __typename: 'Payment', id: string }
+    | { __typename: 'RecurringInvoice', id: string }
     | { __typename: 'Template', id: string }
     | { __typename: 'Visit', id: string }
    | null };
