@@ -31,17 +31,28 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** A receiver that answers each request 30 ms after it came, counting the most open at once. */
-async function receiver() {
+/**
+ * A receiver counting the most requests open at once. It answers each 30 ms after it came; or,
+ * with `gather`, holds every request until that many are open (or a second has passed), so a worker
+ * that sends in parallel shows it however slowly the machine delivers, while one that keeps to two
+ * slots only waits.
+ */
+async function receiver(gather = 0) {
   let open = 0;
   const seen = { max: 0, count: 0 };
+  const held: Array<() => void> = [];
+  const release = () => held.splice(0).forEach((answer) => answer());
   const port = await listen(
     http.createServer((req, res) => {
       req.resume();
       open++;
       seen.max = Math.max(seen.max, open);
       seen.count++;
-      setTimeout(() => res.writeHead(204).end(() => void open--), 30);
+      const answer = () => res.writeHead(204).end(() => void open--);
+      if (!gather) return void setTimeout(answer, 30);
+      held.push(answer);
+      if (open >= gather) release();
+      else setTimeout(release, 1000);
     }),
   );
   return { url: `http://127.0.0.1:${port}/hook`, seen };
@@ -60,9 +71,9 @@ async function busyServer() {
   return busy;
 }
 
-async function queue(n: number, dueAgoMs: number) {
+async function queue(n: number, dueAgoMs: number, gather = 0) {
   const a = await createTenant(t);
-  const r = await receiver();
+  const r = await receiver(gather);
   const ep = (await rest(t, a).post('/webhook_endpoints', { url: r.url })).body.data;
   await t.orm.em.getConnection().execute(
     `insert into webhook_deliveries (endpoint_uuid, company_uuid, event_id, event_type, body, next_attempt_at)
@@ -82,21 +93,21 @@ it('while its server handles a request, the worker keeps at most an eighth of it
 });
 
 it('deliveries due for longer than the lag bound get all the slots, busy or not', async () => {
-  const q = await queue(12, YIELD_LAG_MS + 5000);
+  const q = await queue(12, YIELD_LAG_MS + 5000, 3);
   worker = startWebhookWorker(t.orm, webhookConfig(env), { busy: await busyServer() });
   await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
   expect(q.seen.max).toBeGreaterThan(2);
 });
 
 it('a worker behind by its lag bound while busy takes all its slots for what remains', async () => {
-  const q = await queue(12, 0);
+  const q = await queue(12, 0, 3);
   worker = startWebhookWorker(t.orm, webhookConfig(env), { busy: await busyServer(), yieldLagMs: 0 });
   await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
   expect(q.seen.max).toBeGreaterThan(2);
 });
 
 it('a worker that is not told about requests (npm run worker) uses all its slots', async () => {
-  const q = await queue(12, 0);
+  const q = await queue(12, 0, 3);
   worker = startWebhookWorker(t.orm, webhookConfig(env));
   await until(async () => (await q.delivered()) === 12, 'all 12 delivered');
   expect(q.seen.max).toBeGreaterThan(2);
