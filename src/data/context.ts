@@ -38,6 +38,12 @@ export interface RequestContext {
    * the list would show (the same filters and reach).
    */
   exportList?: (entity: Function, conditions: ListConditions) => void;
+  /**
+   * What a company's custom-field definitions are read once per (src/modules/custom-field/custom-data.ts):
+   * the request's loaders when unset; an import's batch sets one for all its rows, which share its
+   * transaction (src/modules/import/import.batch.ts).
+   */
+  readOnce?: object;
 }
 
 /**

@@ -101,8 +101,8 @@ export function forgetDefinitions(ctx: RequestContext): void {
   perRequest.delete(requestKey(ctx));
 }
 
-/** What one request shares: its loaders, or the context itself where there are none (a customer page's system context). */
-const requestKey = (ctx: RequestContext): object => (ctx.loaders as object | undefined) ?? ctx;
+/** What one request shares: its readOnce (an import batch), its loaders, or the context itself where there are none (a customer page's system context). */
+const requestKey = (ctx: RequestContext): object => ctx.readOnce ?? (ctx.loaders as object | undefined) ?? ctx;
 
 /**
  * Applies an input's custom_fields, external_ids and tags to a record (a create when `creating`:

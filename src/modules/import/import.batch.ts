@@ -77,7 +77,9 @@ export async function writeBatch(tx: RequestContext, plan: Plan, batch: FileReco
   }
 }
 
-async function writeRows(tx: RequestContext, plan: Plan, batch: FileRecord[], savepoints: boolean): Promise<{ counts: Counts; errors: RowError[] }> {
+async function writeRows(batchTx: RequestContext, plan: Plan, batch: FileRecord[], savepoints: boolean): Promise<{ counts: Counts; errors: RowError[] }> {
+  // The batch's rows read the custom-field definitions once, in the batch's transaction.
+  const tx: RequestContext = { ...batchTx, readOnce: {} };
   const { target, matcher } = plan;
   const counts: Counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
   const errors: RowError[] = [];
