@@ -1,6 +1,5 @@
 import { MikroORM, Options, PostgreSqlDriver, ReferenceKind } from '@mikro-orm/postgresql';
 import { LIVE_FILTER } from '../data/base.entity';
-import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../migrations';
 import { entities } from './entities';
 import { EventActorSubscriber } from '../modules/event/event.actor';
@@ -13,7 +12,8 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
     driver: PostgreSqlDriver,
     clientUrl,
     entities,
-    extensions: [Migrator],
+    // No extensions: the first orm.getMigrator() loads @mikro-orm/migrations (MikroORM requires it
+    // then), so a process or test that never migrates does not load it.
     // Each transaction records who makes its changes, for the event log (docs/events.md).
     // After each commit, the write marks become the company's WAL position (src/db/write-sweep.ts).
     subscribers: [new EventActorSubscriber(), new SweepAfterCommit()],

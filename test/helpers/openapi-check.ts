@@ -51,24 +51,44 @@ function recorder(into: Recorded[]): RequestHandler {
 
 let doc: Doc | undefined;
 let ajv: Ajv2020 | undefined;
-const validators = new Map<object, ValidateFunction>();
+/** By the schema's JSON: the document's thousand response schemas are some seventy distinct ones. */
+const validators = new Map<string, ValidateFunction>();
+/** The id under which ajv holds the document's components, compiled once for the file. */
+const COMPONENTS_ID = 'https://field-service-crm.test/openapi.json';
 
+/** A copy of `schema` whose references to the document's components name them by COMPONENTS_ID. */
+function absolute(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(absolute);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${COMPONENTS_ID}${v}` : absolute(v)]),
+  );
+}
+
+/**
+ * The validator of a response schema. The document's components are added to ajv once and the
+ * response schemas refer to them there, so that each component a file meets is compiled once,
+ * not once per response schema (a file that meets every route compiled hundreds of copies: seconds).
+ */
 function validatorOf(schema: object): ValidateFunction {
-  let v = validators.get(schema);
+  const key = JSON.stringify(schema);
+  let v = validators.get(key);
   if (!v) {
-    // The response schema with the document's components beside it, so that its $refs resolve.
-    v = ajv!.compile({ ...schema, components: doc!.components });
-    validators.set(schema, v);
+    v = ajv!.compile(absolute(schema) as object);
+    validators.set(key, v);
   }
   return v;
 }
 
+/** The document's path templates as patterns, static paths before templated ones (/estimates/preview before /estimates/{uuid}). */
+let templates: Array<{ template: string; re: RegExp }> | undefined;
+
 function operationOf(method: string, path: string): { template: string; op: Doc } | undefined {
   const m = method === 'HEAD' ? 'get' : method.toLowerCase();
-  // Static paths before templated ones (/estimates/preview before /estimates/{uuid}).
-  const templates = Object.keys(doc!.paths).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
-  for (const template of templates) {
-    const re = new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+  templates ??= Object.keys(doc!.paths)
+    .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
+    .map((template) => ({ template, re: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
+  for (const { template, re } of templates) {
     if (re.test(path) && doc!.paths[template][m]) return { template, op: doc!.paths[template][m] };
   }
   return undefined;
@@ -82,6 +102,7 @@ export function mismatchOf(r: Recorded): string[] {
     doc = openApiDocument(routes);
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
+    ajv.addSchema({ components: doc.components }, COMPONENTS_ID);
   }
   const found = operationOf(r.method, r.path);
   if (!found) return [];
