@@ -24,11 +24,14 @@ import { createHash } from 'node:crypto';
 import { ShapingCache, ShapingFont } from './pdf.shaping';
 import { FixedTables, keepFixedTables } from './pdf.subset';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const fontkit = require('fontkit') as {
+interface Fontkit {
   create(buffer: Uint8Array): object;
   registerFormat(format: unknown): void;
-};
+}
+let fontkitLib: Fontkit | undefined;
+/** fontkit, loaded with the first font (pdfmake's, which loads the same module). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fontkit = (): Fontkit => (fontkitLib ??= require('fontkit') as Fontkit);
 
 const MAGIC = 'field-service-crm shared font ';
 interface Shared {
@@ -114,13 +117,13 @@ let registered = false;
  */
 export function shareFont(file: Buffer): Buffer {
   if (!registered) {
-    fontkit.registerFormat(SharedFontFormat);
+    fontkit().registerFormat(SharedFontFormat);
     registered = true;
   }
   const hash = createHash('sha256').update(file).digest('hex');
   let index = byHash.get(hash);
   if (index === undefined) {
-    const font = fontkit.create(file);
+    const font = fontkit().create(file);
     if (!('_glyphs' in font) || !('_tables' in font)) throw new Error('PDF font: not a single TrueType or OpenType font');
     const tables = (font as unknown as { directory: { tables: Record<string, unknown> } }).directory.tables;
     const staticTrueType = !!tables.glyf && !tables.fvar && !tables.gvar && !tables.sbix && !tables.COLR;

@@ -9,16 +9,31 @@ import type { DocumentView } from './document.view';
 // pdfmake's own virtual file system (Latin, Greek, Cyrillic) or the TTF/OTF named by PDF_FONT.
 // No URL and no local file is ever read by a document: both access policies refuse everything.
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pdfmake = require('pdfmake') as {
+interface Pdfmake {
   virtualfs: { writeFileSync(name: string, data: Buffer): void };
   setFonts(fonts: Record<string, Record<string, string>>): void;
   setUrlAccessPolicy(cb: (url: string) => boolean): void;
   setLocalAccessPolicy(cb: (path: string) => boolean): void;
   createPdf(doc: unknown): { getBuffer(): Promise<Buffer> };
-};
+}
 
+let loaded: Pdfmake | undefined;
+
+/**
+ * pdfmake (with pdfkit and fontkit), loaded with the fonts: at the first PDF, or at the start when
+ * PDF_FONT names a file. A process that renders no PDF does not load it (a third of a second).
+ */
+function pdfmake(): Pdfmake {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('pdfmake') as Pdfmake);
+}
+
+/** The font family that writes every text ('Roboto', or 'Custom' for PDF_FONT's file), once configured. */
 let fontName: string | undefined;
+/** PDF_FONT's file, or null. */
+let customFont: string | null = null;
+/** Whether the configured fonts are in pdfmake's virtual file system. */
+let fontsLoaded = false;
 
 const ROBOTO = { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' };
 
@@ -35,29 +50,41 @@ function family(name: string, files: Record<keyof typeof ROBOTO, string>, read: 
   const fast: Record<string, string> = {};
   for (const [style, file] of Object.entries(files)) {
     const bytes = read(file);
-    pdfmake.virtualfs.writeFileSync(`plain/${file}`, bytes);
-    pdfmake.virtualfs.writeFileSync(`shared/${file}`, shareFont(bytes));
+    pdfmake().virtualfs.writeFileSync(`plain/${file}`, bytes);
+    pdfmake().virtualfs.writeFileSync(`shared/${file}`, shareFont(bytes));
     plain[style] = `plain/${file}`;
     fast[style] = `shared/${file}`;
   }
   return { [`${name} shared`]: fast, [`${name} plain`]: plain };
 }
 
-/** Loads the fonts once: Roboto always, and the PDF_FONT file, which then writes every text. */
+/**
+ * Sets the fonts: Roboto always, and the PDF_FONT file, which then writes every text. A PDF_FONT
+ * file is read and parsed now, so that a missing or unreadable one stops the start; Roboto alone
+ * is loaded with the first PDF.
+ */
 export function configurePdfFonts(pdfFont: string | null): void {
+  customFont = pdfFont;
+  fontName = pdfFont ? 'Custom' : 'Roboto';
+  fontsLoaded = false;
+  if (pdfFont) loadFonts();
+}
+
+/** Puts the configured fonts into pdfmake's virtual file system, once. */
+function loadFonts(): void {
+  if (fontsLoaded) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const vfs = require('pdfmake/build/vfs_fonts') as Record<string, string>;
   const fonts = family('Roboto', ROBOTO, (file) => Buffer.from(vfs[file], 'base64'));
-  fontName = 'Roboto';
-  if (pdfFont) {
-    const file = `custom${path.extname(pdfFont).toLowerCase()}`;
-    const bytes = fs.readFileSync(pdfFont);
+  if (customFont) {
+    const file = `custom${path.extname(customFont).toLowerCase()}`;
+    const bytes = fs.readFileSync(customFont);
     Object.assign(fonts, family('Custom', { normal: file, bold: file, italics: file, bolditalics: file }, () => bytes));
-    fontName = 'Custom';
   }
-  pdfmake.setFonts(fonts);
-  pdfmake.setUrlAccessPolicy(() => false);
-  pdfmake.setLocalAccessPolicy(() => false);
+  pdfmake().setFonts(fonts);
+  pdfmake().setUrlAccessPolicy(() => false);
+  pdfmake().setLocalAccessPolicy(() => false);
+  fontsLoaded = true;
 }
 
 /**
@@ -99,7 +126,8 @@ const limit = new RenderLimit(RENDER_CONCURRENCY, RENDER_QUEUE);
 /** The PDF of a document view. */
 export function renderPdf(view: DocumentView, fonts: FontPath = 'shared'): Promise<Buffer> {
   if (!fontName) configurePdfFonts(null);
-  return limit.run(() => pdfmake.createPdf(documentDefinition(view, `${fontName} ${fonts}`)).getBuffer());
+  loadFonts();
+  return limit.run(() => pdfmake().createPdf(documentDefinition(view, `${fontName} ${fonts}`)).getBuffer());
 }
 
 /** Names the font setup, for the ETag: another font gives other bytes. */
