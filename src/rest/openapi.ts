@@ -102,7 +102,19 @@ function operation(r: RouteDef, table: RouteDef[], schemas: Schemas): Schema {
   return op;
 }
 
+const documents = new WeakMap<RouteDef[], Schema>();
+
+/**
+ * The OpenAPI document of a route table, built once per table and process (the server, its MCP
+ * tools and the tests' response check share it): the same object each time, to read, never to change.
+ */
 export function openApiDocument(routes: RouteDef[]): Schema {
+  let doc = documents.get(routes);
+  if (!doc) documents.set(routes, (doc = buildDocument(routes)));
+  return doc;
+}
+
+function buildDocument(routes: RouteDef[]): Schema {
   const schemas: Schemas = {};
   const paths: Record<string, Record<string, Schema>> = {};
   const ids = new Set<string>();
