@@ -77,6 +77,7 @@ it('runs handlers of every kind as the separate layers do, mounted at a path and
             cases++;
           }
         } finally {
+          for (const server of servers) server.closeAllConnections();
           await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
         }
       }

@@ -32,6 +32,8 @@ beforeAll(async () => {
   classed = await listen(createServer({ ...app.classes }, seen));
 });
 afterAll(async () => {
+  // fetch keeps its connections open: closed here, or close() waits for them (a minute, at worst).
+  for (const s of servers) s.closeAllConnections();
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   await app?.close();
 });
