@@ -121,3 +121,17 @@ describe('PDF fonts parsed once per process', () => {
     configurePdfFonts(null);
   });
 });
+
+it('a PDF_FONT file that is not a font is refused when the fonts are configured (the start), not at the first PDF', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-font-'));
+  const file = path.join(dir, 'Broken.ttf');
+  fs.writeFileSync(file, 'not a font at all');
+  try {
+    expect(() => configurePdfFonts(file)).toThrow();
+  } finally {
+    configurePdfFonts(null);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  // Roboto alone still renders afterwards.
+  expect((await renderPdf(twenty, 'shared')).subarray(0, 5).toString()).toBe('%PDF-');
+});
