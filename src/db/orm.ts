@@ -1,6 +1,5 @@
 import { MikroORM, Options, PostgreSqlDriver, ReferenceKind } from '@mikro-orm/postgresql';
 import { LIVE_FILTER } from '../data/base.entity';
-import { migrationsList } from '../../migrations';
 import { entities } from './entities';
 import { EventActorSubscriber } from '../modules/event/event.actor';
 import { SweepAfterCommit } from './write-sweep';
@@ -17,7 +16,8 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
     // Each transaction records who makes its changes, for the event log (docs/events.md).
     // After each commit, the write marks become the company's WAL position (src/db/write-sweep.ts).
     subscribers: [new EventActorSubscriber(), new SweepAfterCommit()],
-    migrations: { migrationsList, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
+    // migrationsList: set by initOrm, read when the migrator is first made.
+    migrations: { silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
     discovery: {
       warnWhenNoEntities: false,
@@ -40,6 +40,13 @@ export function ormOptions(clientUrl: string, poolMax = 10, debugSql = false): O
 
 export async function initOrm(clientUrl: string, poolMax?: number, debugSql?: boolean): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, debugSql));
+  // The migrations, and @mikro-orm/migrations that they extend (some 300 modules), load with the
+  // first orm.getMigrator(), not in every process and test that never migrates.
+  Object.defineProperty(orm.config.get('migrations'), 'migrationsList', {
+    get: () => (require('../../migrations') as typeof import('../../migrations')).migrationsList,
+    enumerable: true,
+    configurable: true,
+  });
   // knex's pg dialect puts an 'error' listener on every connection it opens, so a database that
   // stops (shutdown, failover) marks connections dead instead of crashing the process.
   return orm;

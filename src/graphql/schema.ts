@@ -66,6 +66,9 @@ export function buildGraphQLSchema(directCalls = true): GraphQLSchema {
     // src/modules/live/live.hub.ts), never topics; TypeGraphQL asks for a PubSub all the same.
     pubSub: noTopics,
     validate: false,
+    // TypeGraphQL would run the introspection query on every build to find errors in it (a tenth
+    // of a second at every start); test/graphql/limits.test.ts runs it on the served schema.
+    skipCheck: true,
     // The same validation as REST, on every input object and args class.
     validateFn: async (value, type) => {
       const values = Array.isArray(value) ? value : [value];

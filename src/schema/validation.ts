@@ -1,4 +1,4 @@
-import { validate } from 'class-validator';
+import { validate } from './class-validator';
 import { AppError, ErrorDetail } from '../errors/app-error';
 import { fieldsOf, FieldMeta } from './fields';
 import { isPlainObject, normalizePhone, parseTimestamp } from '../domain/values';

@@ -1,4 +1,4 @@
-import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsString, MaxLength, ValidateBy } from './class-validator';
 import { MAX_CENTS, toCents } from '../domain/money';
 import type { FieldMeta } from './field-types';
 import { isDateOnly, isEmail, isHttpUrl, isPlainObject, isTime, isUuid } from '../domain/values';

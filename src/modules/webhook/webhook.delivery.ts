@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createHmac } from 'node:crypto';
-import { request, type Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { WebhookConfig } from '../../config';
 import type { Orm } from '../../db/orm';
 import { refusedLiteral } from './webhook.url';
@@ -92,6 +92,7 @@ export async function send(d: Claimed, agent: Agent, cfg: WebhookConfig): Promis
   try {
     const refused = refusedLiteral(d.url, cfg);
     if (refused) return done({ statusCode: null, error: `refused address: ${refused}`, excerpt: null, retryAfterS: null });
+    const { request } = require('undici') as typeof import('undici');
     const res = await request(d.url, {
       method: 'POST',
       dispatcher: agent,

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns';
 import { promisify } from 'node:util';
 import ipaddr from 'ipaddr.js';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { AppError } from '../../errors/app-error';
 
 // Where webhooks may go (docs/webhooks.md): https only unless WEBHOOK_ALLOW_HTTP; never to a
@@ -65,6 +65,7 @@ export async function checkEndpointUrl(raw: string, rules: UrlRules): Promise<st
  * (undici's request never follows them).
  */
 export function deliveryAgent(rules: UrlRules, timeoutMs: number): Agent {
+  const { Agent } = require('undici') as typeof import('undici');
   return new Agent({
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

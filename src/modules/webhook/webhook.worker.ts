@@ -45,7 +45,8 @@ export function requestsInFlight(server: { on(event: 'request', fn: (req: unknow
 }
 
 export function startWebhookWorker(orm: Orm, cfg: WebhookConfig, options: WorkerOptions = {}): WebhookWorker {
-  const agent = deliveryAgent(cfg, cfg.timeoutMs);
+  // Made with the first delivery: a process that never delivers never loads undici.
+  let agent: ReturnType<typeof deliveryAgent> | undefined;
   // Outcomes are written in batches (one statement for those that finished meanwhile).
   const recorder = batchRecorder(orm, cfg);
   const inFlight = new Set<Promise<void>>();
@@ -61,7 +62,7 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig, options: Worker
     });
 
   const attempt = (d: Awaited<ReturnType<typeof claim>>[number]) => {
-    const p = send(d, agent, cfg)
+    const p = send(d, (agent ??= deliveryAgent(cfg, cfg.timeoutMs)), cfg)
       .then((o) => recorder.add(d, o))
       .then(() => undefined)
       .catch((err) => logger.warn({ err, delivery: d.uuid }, 'webhook attempt could not be recorded; the lease expires and another attempt follows'))
@@ -115,7 +116,7 @@ export function startWebhookWorker(orm: Orm, cfg: WebhookConfig, options: Worker
       wake?.();
       await running;
       await Promise.allSettled([...inFlight]);
-      await agent.close().catch(() => undefined);
+      await agent?.close().catch(() => undefined);
     },
   };
 }
