@@ -42,6 +42,9 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
   const bodies = new Map<string, Buffer>();
   for (const v of job.variants) if (v.bodyFile && !bodies.has(v.bodyFile)) bodies.set(v.bodyFile, fs.readFileSync(v.bodyFile));
   let next = 0;
+  // A run shorter than autocannon's one-second sample (the quick form's quarter second) samples
+  // at its own length, or it would last a whole second; its rate is counted as a fixed amount's is.
+  const short = !job.amount && (job.durationSeconds ?? 10) < 1;
   const started = process.hrtime.bigint();
   const result = await autocannon({
     url: job.url,
@@ -52,7 +55,7 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     // samples every 100 ms, or it would wait up to a second after its last answer, and its rate
     // (answers ÷ the run's time, below) would count that second. A run of a duration keeps the
     // 1 s samples its rate is the average of.
-    ...(job.amount ? { amount: job.amount, sampleInt: 100 } : { duration: job.durationSeconds ?? 10 }),
+    ...(job.amount ? { amount: job.amount, sampleInt: 100 } : { duration: job.durationSeconds ?? 10, ...(short ? { sampleInt: Math.max(50, job.durationSeconds! * 1000) } : {}) }),
     ...(job.overallRate ? { overallRate: job.overallRate } : {}),
     requests: [
       {
@@ -69,7 +72,7 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
   const out: LoadResult = {
     requests: total,
     seconds,
-    rps: job.amount ? total / seconds : result.requests.average,
+    rps: job.amount || short ? total / seconds : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

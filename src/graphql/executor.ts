@@ -1,6 +1,6 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { DocumentNode, ExecutionResult, execute, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, printSchema } from 'graphql';
-import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../data/context';
 import { readOnReplica, replicaFailure } from '../db/replicas';
 import { operationShape } from './limits';
@@ -45,6 +45,8 @@ function compiledFor(schema: GraphQLSchema, document: DocumentNode, operation: O
   if (compiled === undefined) {
     compiled = null;
     if (jitEligible(document, operation)) {
+      // graphql-jit (with ajv and fast-json-stringify, some 200 modules) loads with the first query it compiles.
+      const { compileQuery, isCompiledQuery } = require('graphql-jit') as typeof import('graphql-jit');
       const result = compileQuery(schema, document as any, operationName ?? undefined, { disablingCapturingStackErrors: true });
       if (isCompiledQuery(result)) compiled = result;
     }
