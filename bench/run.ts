@@ -209,6 +209,12 @@ async function main(): Promise<void> {
        * every round, so that the ratio compares runs made side by side, as with the baseline.
        */
       reference?: string;
+      /**
+       * The scenario and its reference run at the same time, half the connections each, instead
+       * of one after the other: for two requests that do the same work, where the second run of a
+       * pair measured up to 8% slower on this machine whichever came second (docs/benchmark.md).
+       */
+      together?: boolean;
       /** Load settings of its own (a request that takes longer than a quick run's quarter second). */
       extra?: Partial<LoadJob>;
     }
@@ -222,7 +228,7 @@ async function main(): Promise<void> {
       { id: 'customer_list', label: 'REST customer list (limit 50)', variants: [{ path: '/api/v1/customers?limit=50', headers: auth(K) }], baseline: true },
       { id: 'customer_get', label: 'REST customer get', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(K) })), baseline: true },
       // The same GET with a key narrowed to customers:read (its rights decided once per key row).
-      { id: 'customer_get_scoped', label: 'REST customer get, customers:read key', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(reach.customersReadKey) })), reference: 'customer_get' },
+      { id: 'customer_get_scoped', label: 'REST customer get, customers:read key', variants: ids.map((id) => ({ path: `/api/v1/customers/${id}`, headers: auth(reach.customersReadKey) })), reference: 'customer_get', together: true },
       // The same GET as an MCP tool call (POST /mcp, docs/agents.md), stateless: one JSON-RPC request each.
       { id: 'mcp_get_customer', label: 'MCP get_customer (tools/call)', variants: ids.map((id) => ({ method: 'POST', path: '/mcp', headers: mcpHeaders, body: mcpCall(id) })), reference: 'customer_get' },
       { id: 'customer_search', label: 'REST customer search (limit 50)', variants: terms.map((s) => ({ path: `/api/v1/customers?limit=50&search=${encodeURIComponent(s)}`, headers: auth(K) })), baseline: true, reference: 'customer_list' },
@@ -366,6 +372,13 @@ async function main(): Promise<void> {
       // creates below add invoices without payments to the top of the page), and the same load.
       for (let i = 0; i < opt.rounds; i++) {
         const warm = i === 0;
+        if (s.together && reference) {
+          const half = { connections: Math.max(1, Math.floor(opt.connections / 2)) };
+          const [mine, theirs_] = await Promise.all([run(S, s.variants, server.pid, { ...s.extra, ...half }, warm), run(S, reference.variants, server.pid, half, warm)]);
+          ours.push(mine);
+          refRuns.push(theirs_);
+          continue;
+        }
         const server1 = async () => void ours.push(await run(S, s.variants, server.pid, s.extra ?? {}, warm));
         const others = async () => {
           if (s.baseline) theirs.push(await run(B, s.variants, null, {}, warm));
