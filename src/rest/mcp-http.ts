@@ -10,8 +10,10 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 // pipeline it runs. The rules are the SDK's, in its order, with its messages and its schemas and
 // predicates; test/http/mcp.test.ts compares every answer with that transport's.
 
-/** The SDK's parts this transport uses, loaded with the rest of the SDK on the first MCP request. */
-function sdk() {
+/** The SDK's parts this transport uses, loaded with the rest of the SDK on the first MCP request, gathered once. */
+let loaded: ReturnType<typeof load> | undefined;
+const sdk = () => (loaded ??= load());
+function load() {
   return {
     ...(require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')),
     ...(require('@modelcontextprotocol/sdk/shared/mediaType.js') as typeof import('@modelcontextprotocol/sdk/shared/mediaType.js')),
