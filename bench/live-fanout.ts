@@ -7,6 +7,7 @@ import { openBenchDatabase } from './setup';
 import { startApiServer } from './server';
 import { numberArg } from './args';
 import { cpuMsOf, rssOf } from './procs';
+import type { Measured, Row } from './report';
 
 // `npx ts-node --transpile-only bench/live-fanout.ts [--subscribers 1000] [--rate 200] [--seconds 10] [--jobs 20] [--sql] [--cpu-prof <dir>]`
 // (docs/live-updates.md), against the server built as `npm start` runs it: live delivery to many
@@ -49,20 +50,48 @@ function subscriber(url: string, key: string, onUpdate: (i: number) => void): Pr
   });
 }
 
-async function main(): Promise<void> {
-  const n = numberArg('subscribers', 1000);
-  const rate = numberArg('rate', 200);
-  const seconds = numberArg('seconds', 10);
-  const jobCount = numberArg('jobs', 20);
-  const viaSql = process.argv.includes('--sql');
-  const db = await openBenchDatabase(log);
-  // `--cpu-prof <dir>`: the server's V8 CPU profile, written there when it stops (bench/profile-summary.ts reads it).
-  const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : '';
-  const server = await startApiServer(db.serverEnv, 'live-server', profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
-  const orm = await initOrm(db.url, 2);
+export interface LiveOptions {
+  /** The database's URL (a company of its own is made there) and the server's port and pid. */
+  url: string;
+  port: number;
+  pid: number;
+  subscribers: number;
+  /** Writes a second, for `seconds`, over `jobs` jobs in turn. */
+  rate: number;
+  seconds: number;
+  jobs: number;
+  /** Writes by UPDATE statements on the database, not by PUT /jobs/{uuid}. */
+  viaSql: boolean;
+  log: (m: string) => void;
+  /** The server's output, for a failed write's log line. */
+  output?: () => string;
+}
+
+export interface LiveResult {
+  writes: 'sql' | 'rest';
+  subscribers: number;
+  targetWritesPerSecond: number;
+  writesPerSecond: number;
+  writeSeconds: number;
+  failedWrites: number;
+  deliveries: number;
+  expected: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number | undefined };
+  serverCpuMs: number;
+  serverCpuUsPerDelivery: number;
+  benchCpuMs: number;
+  rssKbPerIdleSubscriber: number;
+}
+
+/** Live delivery to `subscribers` WebSocket subscribers of the server at `port` (the comment above). */
+export async function liveFanout(o: LiveOptions): Promise<LiveResult> {
+  const { subscribers: n, rate, seconds, viaSql, log } = o;
+  const orm = await initOrm(o.url, 2);
+  const sockets: WebSocket[] = [];
+  let pool: Pool | null = null;
   try {
-    const base = `http://127.0.0.1:${server.port}/api/v1`;
-    const { apiKey } = await createCompany(orm.em.fork(), { name: 'Bench Live', email: 'bench@example.com' });
+    const base = `http://127.0.0.1:${o.port}/api/v1`;
+    const { apiKey } = await createCompany(orm.em.fork(), { name: 'Bench Live', email: 'bench-live@example.com' });
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body: object) => {
       const res = await fetch(`${base}${path}`, { method, headers, body: JSON.stringify(body) });
@@ -71,8 +100,8 @@ async function main(): Promise<void> {
     };
     const customer = await call('POST', '/customers', { first_name: 'Job', last_name: 'Owner' });
     const jobs: string[] = [];
-    for (let k = 0; k < jobCount; k++) jobs.push((await call('POST', '/jobs', { customer_uuid: customer.uuid, title: 'Bench' })).uuid);
-    const pool = viaSql ? new Pool({ connectionString: db.url, max: 16 }) : null;
+    for (let k = 0; k < o.jobs; k++) jobs.push((await call('POST', '/jobs', { customer_uuid: customer.uuid, title: 'Bench' })).uuid);
+    pool = viaSql ? new Pool({ connectionString: o.url, max: 16 }) : null;
     /** Update i: job i % jobs gets the title `u<i>`. */
     const write = async (i: number) => {
       const uuid = jobs[i % jobs.length];
@@ -91,10 +120,9 @@ async function main(): Promise<void> {
         if (++deliveries === n * (total + 1)) arrived();
       }
     };
-    const rssBefore = rssOf(server.pid);
-    const sockets: WebSocket[] = [];
-    for (let i = 0; i < n; i += 50) sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => subscriber(`ws://127.0.0.1:${server.port}/graphql`, apiKey, onUpdate)))));
-    const rssIdle = rssOf(server.pid);
+    const rssBefore = rssOf(o.pid);
+    for (let i = 0; i < n; i += 50) sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => subscriber(`ws://127.0.0.1:${o.port}/graphql`, apiKey, onUpdate)))));
+    const rssIdle = rssOf(o.pid);
     // Update 0 is the warm-up: once everyone has it, every subscription is live.
     const done = new Promise<void>((resolve) => (arrived = resolve));
     await write(0);
@@ -105,7 +133,7 @@ async function main(): Promise<void> {
     let inFlight = 0;
     let failures = 0;
     let next = 1;
-    const [serverCpu0, ownCpu0] = [cpuMsOf(server.pid), process.cpuUsage()];
+    const [serverCpu0, ownCpu0] = [cpuMsOf(o.pid), process.cpuUsage()];
     const start = performance.now();
     await new Promise<void>((resolve) => {
       const tick = setInterval(() => {
@@ -116,7 +144,7 @@ async function main(): Promise<void> {
           void write(i)
             .then(() => void (committed[i] = performance.now()))
             .catch((err: Error) => {
-              if (failures++ === 0) log(`a write failed (${err.cause ?? err.message}); server exit code ${server.proc.exitCode}, its output's tail:\n${server.output().slice(-3000)}`);
+              if (failures++ === 0) log(`a write failed (${err.cause ?? err.message}); the server's output's tail:\n${o.output?.().slice(-3000) ?? ''}`);
             })
             .finally(() => --inFlight === 0 && next > total && resolve());
         }
@@ -125,16 +153,16 @@ async function main(): Promise<void> {
     });
     const writeSeconds = (performance.now() - start) / 1000;
     await Promise.race([done, new Promise((r) => setTimeout(r, 180_000).unref())]);
-    const [serverCpuMs, own] = [cpuMsOf(server.pid) - serverCpu0, process.cpuUsage(ownCpu0)];
+    const [serverCpuMs, own] = [cpuMsOf(o.pid) - serverCpu0, process.cpuUsage(ownCpu0)];
     const latencies: number[] = [];
     for (let i = 1; i <= total; i++) if (committed[i]) for (const at of received[i]) latencies.push(Math.max(0, at - committed[i]));
     latencies.sort((a, b) => a - b);
-    const out = {
-      mode: db.mode,
+    return {
       writes: viaSql ? 'sql' : 'rest',
       subscribers: n,
       targetWritesPerSecond: rate,
       writesPerSecond: total / writeSeconds,
+      writeSeconds,
       failedWrites: failures,
       deliveries: latencies.length,
       expected: n * total,
@@ -144,20 +172,70 @@ async function main(): Promise<void> {
       benchCpuMs: (own.user + own.system) / 1000,
       rssKbPerIdleSubscriber: (rssIdle - rssBefore) / 1024 / n,
     };
-    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } finally {
     for (const ws of sockets) ws.terminate();
     await pool?.end();
+    await orm.close(true);
+  }
+}
+
+/** The row of `npm run bench` (bench/run.ts): the writes' rate, the deliveries' latency, every delivery made. */
+export function liveRow(r: LiveResult): Row {
+  const result: Measured = {
+    requests: r.deliveries,
+    seconds: r.writeSeconds,
+    rps: r.writesPerSecond,
+    p50: Math.round(r.latencyMs.p50),
+    p99: Math.round(r.latencyMs.p99),
+    non2xx: r.failedWrites,
+    statusCodes: {},
+    errors: r.expected - r.deliveries,
+    rssMax: null,
+    rssBefore: null,
+  };
+  const ok = r.failedWrites === 0 && r.deliveries === r.expected;
+  return {
+    id: 'live_fanout',
+    label: `Live delivery: ${r.subscribers} WebSocket subscribers, SQL writes at ${r.targetWritesPerSecond}/s`,
+    result,
+    baseline: null,
+    sameJson: null,
+    live: { subscribers: r.subscribers, targetRate: r.targetWritesPerSecond, p99Ms: r.latencyMs.p99, kbPerIdleSubscriber: r.rssKbPerIdleSubscriber },
+    verified: { ok, note: ok ? `all ${r.deliveries} deliveries arrived` : `${r.deliveries} of ${r.expected} deliveries, ${r.failedWrites} writes failed` },
+  };
+}
+
+async function main(): Promise<void> {
+  const db = await openBenchDatabase(log);
+  // `--cpu-prof <dir>`: the server's V8 CPU profile, written there when it stops (bench/profile-summary.ts reads it).
+  const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : '';
+  const server = await startApiServer(db.serverEnv, 'live-server', profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+  try {
+    const out = await liveFanout({
+      url: db.url,
+      port: server.port,
+      pid: server.pid,
+      subscribers: numberArg('subscribers', 1000),
+      rate: numberArg('rate', 200),
+      seconds: numberArg('seconds', 10),
+      jobs: numberArg('jobs', 20),
+      viaSql: process.argv.includes('--sql'),
+      log,
+      output: () => server.output(),
+    });
+    process.stdout.write(JSON.stringify({ mode: db.mode, ...out }, null, 2) + '\n');
   } catch (err) {
     log(`server output (tail):\n${server.output().slice(-3000)}`);
     throw err;
   } finally {
     await server.stop();
-    await orm.close(true);
     await db.close();
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err?.stack ?? err}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

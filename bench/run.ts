@@ -15,6 +15,7 @@ import { seedReach } from './seed-reach';
 import { fieldValues, seedFields } from './seed-fields';
 import { recurringRow } from './recurring-issue';
 import { stripeRow } from './stripe-webhooks';
+import { liveFanout, liveRow } from './live-fanout';
 import { StripeStandIn } from '../test/helpers/stripe-stand-in';
 
 // `npm run bench [-- --quick] [-- --duration 8] [-- --rounds 3] [-- --connections 10] [-- --json out.json]
@@ -425,6 +426,14 @@ async function main(): Promise<void> {
     if (!opt.only || opt.only.has('stripe_webhooks')) {
       log('Stripe webhooks…');
       rows.push(await stripeRow({ base: S, url: db.url, stand, big, jobs: bigJobs, events: opt.quick ? 20 : 2000, rounds: opt.quick ? 1 : opt.rounds, run: (v, extra) => run(S, v, server.pid, extra), log }));
+    }
+    // Live delivery (docs/live-updates.md): 1,000 WebSocket subscribers of one company, 200 updates
+    // a second for 10 s by UPDATE statements, each delivery timed from its commit (quick: 50, 20/s, 1 s).
+    if (!opt.only || opt.only.has('live_fanout')) {
+      log('live delivery…');
+      const live = await liveFanout({ url: db.url, port: server.port, pid: server.pid, subscribers: opt.quick ? 50 : 1000, rate: opt.quick ? 20 : 200, seconds: opt.quick ? 1 : 10, jobs: 20, viaSql: true, log, output: () => server.output() });
+      log(`  ${live.writesPerSecond.toFixed(1)} events/s, p50 ${live.latencyMs.p50.toFixed(0)} ms, p99 ${live.latencyMs.p99.toFixed(0)} ms, ${live.deliveries} of ${live.expected} deliveries, ${live.rssKbPerIdleSubscriber.toFixed(1)} KB per idle subscriber`);
+      rows.push(liveRow(live));
     }
     // Imports and exports (docs/import-export.md): 500,000 rows in, 1,000,000 out (quick: 2,000 and 20,000).
     if (!opt.only || opt.only.has('import_customers')) rows.push(...(await importBenchRows({ url: db.url, base: S, pid: server.pid, quick: opt.quick, log })));

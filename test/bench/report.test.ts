@@ -89,3 +89,19 @@ test('the custom-field targets: the list and create beside their rows without fi
   expect(measured(r, 'customer create with 10 custom fields')).toBe('0.80×');
   expect([met('customer list with 10 custom fields'), met('page filtered by a select custom field'), met('customer create with 10 custom fields')]).toEqual([true, true, false]);
 });
+
+test('the live delivery targets: p99 at the asked rate with every delivery, and RSS per idle subscriber', () => {
+  const live = (rps: number, p99Ms: number, ok: boolean, kb = 30): Row => ({
+    ...row('live_fanout', rps),
+    live: { subscribers: 1000, targetRate: 200, p99Ms, kbPerIdleSubscriber: kb },
+    verified: { ok, note: ok ? 'all arrived' : '1 of 2 deliveries' },
+  });
+  const judge = (r: Row) => targets(report([r])).filter((t) => /live delivery|idle WebSocket/.test(t.name)).map((t) => t.met);
+  expect(measured(report([live(199, 206, true)]), 'live delivery')).toBe('206 ms at 199.0/s');
+  expect(judge(live(199, 206, true))).toEqual([true, true]);
+  // Too slow, a writer that fell behind the asked rate, a lost delivery, too much memory: not met.
+  expect(judge(live(199, 501, true))).toEqual([false, true]);
+  expect(judge(live(150, 206, true))).toEqual([false, true]);
+  expect(judge(live(199, 206, false))).toEqual([false, true]);
+  expect(judge(live(199, 206, true, 51))).toEqual([true, false]);
+});

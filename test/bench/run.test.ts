@@ -35,6 +35,7 @@ const SCENARIOS = [
   'REST schedule set, daily, 730-day horizon',
   'Recurring invoices, 30 due on one day (the task)',
   'Stripe webhooks, checkout.session.completed (stand-in)',
+  'Live delivery: 50 WebSocket subscribers',
   'Import of',
   'Export of',
   'PostGraphile 5: 100 invoices + customer + payments',
@@ -66,6 +67,8 @@ const TARGETS = [
   'schedule set (730 visits) vs one visit create',
   'recurring invoices (30 due) vs REST invoice create',
   'Stripe webhook events reconciled',
+  'live delivery to 50 subscribers',
+  'server RSS per idle WebSocket subscriber',
   'import vs REST customer create',
   'RSS rise importing',
   'export customers to CSV',
@@ -122,6 +125,6 @@ async function quickBench(out: string): Promise<void> {
   expect(report.postgraphileSameRows).toBe(true);
   // Rows that check their work afterwards (every Stripe payment right, every agreement invoiced once).
   const verified = report.rows.filter((r: { verified?: unknown }) => r.verified);
-  expect(verified.map((r: { id: string }) => r.id).sort()).toEqual(['recurring_issue', 'stripe_webhooks']);
+  expect(verified.map((r: { id: string }) => r.id).sort()).toEqual(['live_fanout', 'recurring_issue', 'stripe_webhooks']);
   for (const row of verified) expect({ id: row.id, ok: row.verified.ok }).toEqual({ id: row.id, ok: true });
 }
