@@ -102,31 +102,42 @@ export async function liveFanout(o: LiveOptions): Promise<LiveResult> {
     const jobs: string[] = [];
     for (let k = 0; k < o.jobs; k++) jobs.push((await call('POST', '/jobs', { customer_uuid: customer.uuid, title: 'Bench' })).uuid);
     pool = viaSql ? new Pool({ connectionString: o.url, max: 16 }) : null;
-    /** Update i: job i % jobs gets the title `u<i>`. */
-    const write = async (i: number) => {
-      const uuid = jobs[i % jobs.length];
-      if (pool) await pool.query('update jobs set title = $1 where uuid = $2', [`u${i}`, uuid]);
-      else await call('PUT', `/jobs/${uuid}`, { title: `u${i}` });
+    const setTitle = async (uuid: string, title: string) => {
+      if (pool) await pool.query('update jobs set title = $1 where uuid = $2', [title, uuid]);
+      else await call('PUT', `/jobs/${uuid}`, { title });
     };
+    /** Update i: job i % jobs gets the title `u<i>`. */
+    const write = (i: number) => setTitle(jobs[i % jobs.length], `u${i}`);
 
-    // received[i]: when each subscriber got update i (ms, performance.now()).
+    // received[i]: when each subscriber got update i (ms, performance.now()); update 0 is the
+    // warm-up, counted per subscriber in `warm`.
     const total = Math.round(rate * seconds);
     const received = Array.from({ length: total + 1 }, () => [] as number[]);
+    const warm = new Set<number>();
     let deliveries = 0;
     let arrived: () => void = () => undefined;
-    const onUpdate = (i: number) => {
+    const onUpdate = (who: number, i: number) => {
+      if (i === 0) return void warm.add(who);
       if (i <= total) {
         received[i].push(performance.now());
-        if (++deliveries === n * (total + 1)) arrived();
+        if (++deliveries === n * total) arrived();
       }
     };
     const rssBefore = rssOf(o.pid);
-    for (let i = 0; i < n; i += 50) sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => subscriber(`ws://127.0.0.1:${o.port}/graphql`, apiKey, onUpdate)))));
+    for (let i = 0; i < n; i += 50) {
+      sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => subscriber(`ws://127.0.0.1:${o.port}/graphql`, apiKey, (u) => onUpdate(i + k, u))))));
+    }
     const rssIdle = rssOf(o.pid);
-    // Update 0 is the warm-up: once everyone has it, every subscription is live.
+    // The warm-up: a subscription follows the feed from when the server takes its `subscribe`,
+    // which may come after a write, so update 0 is written again (to another job, or the same
+    // job with another title that reads as 0: `u00`…) until every subscriber has had it.
     const done = new Promise<void>((resolve) => (arrived = resolve));
-    await write(0);
-    while (received[0].length < n) await new Promise((r) => setTimeout(r, 50));
+    const deadline = Date.now() + 60_000;
+    for (let k = 0; warm.size < n; k++) {
+      if (Date.now() > deadline) throw new Error(`${n - warm.size} of ${n} subscribers received no update in 60 s`);
+      await setTitle(jobs[k % jobs.length], `u${'0'.repeat(1 + Math.floor(k / jobs.length))}`);
+      for (let waited = 0; warm.size < n && waited < 1_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    }
     log(`${n} subscribers live; writing ${total} updates at ${rate}/s`);
 
     const committed: number[] = new Array(total + 1).fill(0);

@@ -375,9 +375,9 @@ async function main(): Promise<void> {
         const warm = i === 0;
         if (s.together && reference) {
           const half = { connections: Math.max(1, Math.floor(opt.connections / 2)) };
-          const [mine, theirs_] = await Promise.all([run(S, s.variants, server.pid, { ...s.extra, ...half }, warm), run(S, reference.variants, server.pid, half, warm)]);
+          const [mine, beside] = await Promise.all([run(S, s.variants, server.pid, { ...s.extra, ...half }, warm), run(S, reference.variants, server.pid, half, warm)]);
           ours.push(mine);
-          refRuns.push(theirs_);
+          refRuns.push(beside);
           continue;
         }
         const server1 = async () => void ours.push(await run(S, s.variants, server.pid, s.extra ?? {}, warm));

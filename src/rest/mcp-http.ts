@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSdk } from './mcp-sdk';
 
 // POST /mcp (docs/agents.md, "The HTTP transport"): the Streamable HTTP transport, stateless and
 // answering JSON, written on the request and response express already has. The SDK's own
@@ -9,17 +10,6 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 // Response and back (through @hono/node-server), which cost a tools/call more than the REST
 // pipeline it runs. The rules are the SDK's, in its order, with its messages and its schemas and
 // predicates; test/http/mcp.test.ts compares every answer with that transport's.
-
-/** The SDK's parts this transport uses, loaded with the rest of the SDK on the first MCP request, gathered once. */
-let loaded: ReturnType<typeof load> | undefined;
-const sdk = () => (loaded ??= load());
-function load() {
-  return {
-    ...(require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')),
-    ...(require('@modelcontextprotocol/sdk/shared/mediaType.js') as typeof import('@modelcontextprotocol/sdk/shared/mediaType.js')),
-    ...(require('@modelcontextprotocol/sdk/server/requestBody.js') as typeof import('@modelcontextprotocol/sdk/server/requestBody.js')),
-  };
-}
 
 /** A refusal before any message reaches the server: a JSON-RPC error without an id. */
 function refuse(res: Response, status: number, code: number, message: string): void {
@@ -67,7 +57,7 @@ class OneRequest implements Transport {
 export function mcpPost(serverOf: (req: Request) => Server): RequestHandler {
   return async (req, res, next) => {
     try {
-      const { JSONRPCMessageSchema, isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, isJsonContentType, MAX_BATCH_SIZE } = sdk();
+      const { JSONRPCMessageSchema, isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, isJsonContentType, MAX_BATCH_SIZE } = mcpSdk();
       const accept = req.headers.accept;
       if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
         return refuse(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');

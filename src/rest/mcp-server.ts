@@ -11,26 +11,12 @@ import { mcpPost } from './mcp-http';
 import { callTool, toolAllowed, toolTable } from './mcp-tools';
 import type { RouteDef } from './route';
 import { JSON_LIMIT } from './router';
+import { mcpSdk } from './mcp-sdk';
 
 // The Model Context Protocol server (docs/agents.md): the REST operations as tools, over
 // Streamable HTTP at /mcp and over stdio (`npm run mcp`, src/rest/mcp-stdio.ts).
 
 export type Tools = ReturnType<typeof toolTable>;
-
-/**
- * The SDK, loaded on the first MCP request (a third of a second of a process's start that a
- * server whose agents never call spends for nothing), and gathered once: copying the modules'
- * exports for every request cost a tenth of a millisecond of each tool call.
- */
-let loaded: ReturnType<typeof load> | undefined;
-const sdk = () => (loaded ??= load());
-function load() {
-  return {
-    ...(require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js')),
-    ...(require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')),
-    ...(require('@modelcontextprotocol/sdk/validation/ajv-provider.js') as typeof import('@modelcontextprotocol/sdk/validation/ajv-provider.js')),
-  };
-}
 
 /**
  * The JSON Schema validator every server of the process shares. A server makes one of its own
@@ -57,7 +43,7 @@ function toolError(err: unknown): CallToolResult {
 
 /** An MCP server whose tool calls run with the context `contextOf` gives (one per call). */
 export function mcpServer(tools: Tools, contextOf: () => Promise<RequestContext>): Server {
-  const { Server, CallToolRequestSchema, ListToolsRequestSchema, AjvJsonSchemaValidator } = sdk();
+  const { Server, CallToolRequestSchema, ListToolsRequestSchema, AjvJsonSchemaValidator } = mcpSdk();
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server({ name: 'field-service-crm', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, async () => {

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { Agent } from 'undici';
 import type { WebhookConfig } from '../../config';
 import type { Orm } from '../../db/orm';
-import { refusedLiteral } from './webhook.url';
+import { refusedLiteral, undici } from './webhook.url';
 
 // One delivery attempt (docs/webhooks.md): claimed from PostgreSQL with FOR UPDATE SKIP LOCKED
 // and a lease (locked_until); the claim increments `attempts`, which fences the result: it is
@@ -92,8 +92,7 @@ export async function send(d: Claimed, agent: Agent, cfg: WebhookConfig): Promis
   try {
     const refused = refusedLiteral(d.url, cfg);
     if (refused) return done({ statusCode: null, error: `refused address: ${refused}`, excerpt: null, retryAfterS: null });
-    const { request } = require('undici') as typeof import('undici');
-    const res = await request(d.url, {
+    const res = await undici().request(d.url, {
       method: 'POST',
       dispatcher: agent,
       body: d.body,

@@ -59,13 +59,17 @@ export async function checkEndpointUrl(raw: string, rules: UrlRules): Promise<st
   return url.toString();
 }
 
+let undiciLib: typeof import('undici') | undefined;
+/** undici, loaded with the first delivery a process makes (a process that never delivers never loads it). */
+export const undici = () => (undiciLib ??= require('undici') as typeof import('undici'));
+
 /**
  * The undici dispatcher of deliveries: its connect lookup refuses private addresses (unless
  * allowed), so the address actually connected to is the one checked. Redirects are not followed
  * (undici's request never follows them).
  */
 export function deliveryAgent(rules: UrlRules, timeoutMs: number): Agent {
-  const { Agent } = require('undici') as typeof import('undici');
+  const { Agent } = undici();
   return new Agent({
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

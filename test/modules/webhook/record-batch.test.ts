@@ -42,12 +42,17 @@ it('recording a batch gives what recording its outcomes one by one gives', async
       fc.array(fc.record({ delivery: fc.nat(), outcome: fc.nat({ max: OUTCOMES.length - 1 }), lost: fc.boolean() }), { minLength: 1, maxLength: 12 }),
       fc.constantFrom('fresh', 'failing', 'stale'),
       async (n, steps, clock) => {
+        // claim() takes the due deliveries of every company, oldest first: an earlier run's retries
+        // (due at once, WEBHOOK_RETRY_SCALE 0) would fill its batch and leave this run's unclaimed.
+        await sql(`delete from webhook_deliveries`);
         const a = await createTenant(t);
         const eps: string[] = [];
         for (let i = 0; i < 2; i++) eps.push((await rest(t, a).post('/webhook_endpoints', { url: `http://127.0.0.1:9/${i}` })).body.data.uuid);
         if (clock !== 'fresh') await sql(`update webhook_endpoints set failing_since = now() - make_interval(days => ?) where company_uuid = ?`, [clock === 'stale' ? 6 : 1, a.companyUuid]);
         for (let i = 0; i < n; i++) {
-          await sql(`insert into webhook_deliveries (endpoint_uuid, company_uuid, event_id, event_type, body) select uuid, company_uuid, ?, 'webhook.test', '{}' from webhook_endpoints where company_uuid = ?`, [`evt_test_${i}`, a.companyUuid]);
+          // Due a second ago: next_attempt_at keeps milliseconds, and now() rounded up to them is
+          // later than a claim made within half a millisecond of the insert.
+          await sql(`insert into webhook_deliveries (endpoint_uuid, company_uuid, event_id, event_type, body, next_attempt_at) select uuid, company_uuid, ?, 'webhook.test', '{}', now() - interval '1 second' from webhook_endpoints where company_uuid = ?`, [`evt_test_${i}`, a.companyUuid]);
         }
         const claimed = await claim(t.orm, 100, 60);
         const of = (ep: string) => claimed.filter((c) => c.endpoint_uuid === ep).sort((x, y) => x.event_id.localeCompare(y.event_id));
