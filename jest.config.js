@@ -2,7 +2,9 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
+  // The suites, each running every spec file of one directory (test/helpers/specs.ts). One spec file
+  // alone: npx jest --testMatch '**/test/data/reach.spec.ts'
+  testMatch: ['<rootDir>/test/suites/*.test.ts'],
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',

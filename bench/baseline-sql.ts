@@ -1,5 +1,5 @@
 // The list statements of the raw baseline (bench/baseline.ts), written as the server's read model
-// writes them (src/data/list.ts; committed under src/data/queries/): test/data/bench-baseline-sql.test.ts
+// writes them (src/data/list.ts; committed under src/data/queries/): test/data/bench-baseline-sql.spec.ts
 // checks each against the committed SQL.
 
 import { invoiceTodaySql } from '../src/modules/invoice/invoice.rules';

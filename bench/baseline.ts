@@ -9,7 +9,7 @@ import { isOverdue } from '../src/modules/invoice/invoice.rules';
 // src/modules/*/*.rules.ts, imported rather than copied). For each benchmarked route it runs the SQL
 // the server runs (authentication and single records as in the server's DEBUG_SQL log; a list's page,
 // count and related records in one statement of JSON arrays, bench/baseline-sql.ts, checked against
-// the read model's committed SQL by test/data/bench-baseline-sql.test.ts) and writes the same JSON
+// the read model's committed SQL by test/data/bench-baseline-sql.spec.ts) and writes the same JSON
 // by hand. bench/run.ts checks that the bodies are equal.
 // It is the ceiling a framework-free server reaches on this machine and database.
 

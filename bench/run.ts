@@ -119,7 +119,7 @@ let counted = 0;
  * Counts the SQL statements of one request, from a server started with DEBUG_SQL=1: the lines its
  * log labels with the request's id (`[query] (request <X-Request-Id>) …`, src/auth/authenticate.ts),
  * so that the statements the server's background work (event positions, webhook dispatch) logs
- * meanwhile are not counted (test/data/statement-label.test.ts: every statement of a request carries it).
+ * meanwhile are not counted (test/data/statement-label.spec.ts: every statement of a request carries it).
  */
 async function statementsOf(server: Proc, url: string, init: RequestInit): Promise<number> {
   const id = `bench-sql-${process.pid}-${++counted}`;

@@ -1,5 +1,5 @@
 // The scale test's checks and its table (deploy/scale-test.ts), pure functions tested in
-// test/scale/invariants.test.ts.
+// test/scale/invariants.spec.ts.
 
 /** Numbers missing between the smallest and the largest (sorted). */
 export function gaps(numbers: number[]): number[] {

@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
 // its own index. The per-field indexes served only this search and are dropped.
 //
 // The expression must stay identical to customerSearchTextSql('') in
-// src/modules/customer/customer.rules.ts for the index to be used (test/modules/customer/customer-rules.test.ts).
+// src/modules/customer/customer.rules.ts for the index to be used (test/modules/customer/customer-rules.spec.ts).
 const SEARCH_TEXT = `(first_name || E'\\x1f' || last_name || E'\\x1f' || first_name || ' ' || last_name || E'\\x1f' || coalesce(company_name, '') || E'\\x1f' || coalesce(email, '') || E'\\x1f' || coalesce(phone, '') || E'\\x1f' || uuid::text)`;
 
 const DROPPED: Array<[name: string, definition: string]> = [

@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
 // indexes of migration 0006. A page in either direction walks one of them (backwards for `-field`),
 // and a deep page finds its keys in it without reading rows. `updated_at` serves `updated_since`
 // too. The expressions must stay those the entities declare (@Sortable; numbers sort by length,
-// then text: byNumber in src/schema/sorting.ts); test/data/list-sort.test.ts checks each is used.
+// then text: byNumber in src/schema/sorting.ts); test/data/list-sort.spec.ts checks each is used.
 // Locations, templates, job photos (per job) and users are small lists: no index of their own.
 export const SORT_INDEXES: Array<[name: string, definition: string]> = [
   ['customers_live_updated_idx', `customers (company_uuid, updated_at, uuid) where deleted_at is null`],

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
 // Statement triggers (one notification per statement, and PostgreSQL folds equal notifications
 // of one transaction into one), sent at commit, never for a rolled-back change. Inserts notify
 // nothing: a new row cannot make a kept row stale (keys are unique; missing keys are not kept).
-// The tables must stay identical to ACCESS_TABLES in src/auth/key-cache.ts (test/http/key-cache.test.ts).
+// The tables must stay identical to ACCESS_TABLES in src/auth/key-cache.ts (test/http/key-cache.spec.ts).
 const TABLES = ['api_keys', 'companies', 'users'];
 
 export class Migration20261125000020_access_notify extends Migration {

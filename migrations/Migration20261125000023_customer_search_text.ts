@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
 // expression indexes. The entity does not map them (they are never written or read by the API).
 //
 // The expressions must stay identical to customerSearchColumnSql('') and phoneDigitsSql('') in
-// src/modules/customer/customer.rules.ts (test/modules/customer/customer-rules.test.ts compares
+// src/modules/customer/customer.rules.ts (test/modules/customer/customer-rules.spec.ts compares
 // them with the columns' definitions).
 const JOINED = `(first_name || E'\\x1f' || last_name || E'\\x1f' || first_name || ' ' || last_name || E'\\x1f' || coalesce(company_name, '') || E'\\x1f' || coalesce(email, '') || E'\\x1f' || coalesce(phone, '') || E'\\x1f' || uuid::text)`;
 const DIGITS = `regexp_replace(coalesce(phone, ''), '\\D', '', 'g')`;

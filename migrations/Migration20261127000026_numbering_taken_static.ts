@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
 // number's assignment costs. A static statement is planned once per session. The kinds are
 // written out here as src/modules/numbering/numbering.format.ts declares them today (a migration
 // does not change when that file does); any other table and column keeps the dynamic form, and
-// test/modules/numbering/numbering-taken.test.ts requires every declared kind to have its branch
+// test/modules/numbering/numbering-taken.spec.ts requires every declared kind to have its branch
 // and each branch to answer as the dynamic form does.
 const STATIC = [
   { table: 'invoices', column: 'invoice_number' },

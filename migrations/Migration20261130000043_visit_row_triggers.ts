@@ -19,7 +19,7 @@ import { Migration } from '@mikro-orm/migrations';
 //   row; for a schedule's 730 visits, 40% of the insert's time once the refreshes were gone).
 //   Updates sync as before.
 //
-// test/data/job-reach.test.ts holds the kept rows to the rule after every kind of write.
+// test/data/job-reach.spec.ts holds the kept rows to the rule after every kind of write.
 
 export class Migration20261130000043_visit_row_triggers extends Migration {
   async up(): Promise<void> {

@@ -59,7 +59,7 @@ function current(stamp, out) {
 
 /**
  * Bundles when an input changed; returns { bundled, bytes: { js, css } (uncompressed), ms }.
- * `entry` and `out` are for the tests (test/graphql/graphiql-build.test.ts).
+ * `entry` and `out` are for the tests (test/graphql/graphiql-build.spec.ts).
  */
 async function buildGraphiql({ entry = ENTRY, out = OUT } = {}) {
   const started = process.hrtime.bigint();

@@ -52,7 +52,7 @@ function parsedOnce<T>(kept: Map<string, T>, text: string, parse: (text: string)
   return value;
 }
 
-/** An address text as clientAddress gives it (test/auth/ip-allow-list.test.ts compares the cached answers with it). */
+/** An address text as clientAddress gives it (test/auth/ip-allow-list.spec.ts compares the cached answers with it). */
 export function processAddress(raw: string): string | null {
   const zoneless = raw.replace(/%.*$/, '');
   return ipaddr.isValid(zoneless) ? ipaddr.process(zoneless).toString() : null;

@@ -30,7 +30,7 @@ export async function findActive<T extends Scoped>(ctx: RequestContext, entity: 
  * findActive for a response only: the record as a lean read-only instance (src/data/record.ts),
  * read by one statement written once per entity (leanByKeys), without the EntityManager's identity
  * map, change tracking or query building. The same record, or the same NOT_FOUND
- * (test/data/read-active.test.ts); load with findActive to change it.
+ * (test/data/read-active.spec.ts); load with findActive to change it.
  */
 export async function readActive<T extends Scoped>(ctx: RequestContext, entity: new (...args: any[]) => T, uuid: string, label: string): Promise<T> {
   if (!isUuid(uuid)) throw AppError.notFound(label);

@@ -14,7 +14,7 @@ import { runStatement } from './prepared';
  * actor MikroORM set when it began; setting it again to the same value changes nothing.
  * A prepared statement, its values as parameters (src/data/prepared.ts).
  * The row is the one a flush inserts: every column, as insertParts writes them
- * (test/data/insert-new.test.ts compares both paths). Use it only for an entity whose creation
+ * (test/data/insert-new.spec.ts compares both paths). Use it only for an entity whose creation
  * writes nothing else (no collections to cascade, nothing else persisted and not flushed).
  */
 export async function insertNew(em: EntityManager, entity: object): Promise<void> {

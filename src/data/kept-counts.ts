@@ -2,7 +2,7 @@
 // and each table here, triggers keep the number of its live rows and of all its rows, split into
 // slots that concurrent transactions change without waiting for each other, so that a list
 // without filters reads its total from a few rows instead of counting the company's rows.
-// KEPT_TABLES must stay identical to the migration's list (test/data/kept-counts.test.ts compares
+// KEPT_TABLES must stay identical to the migration's list (test/data/kept-counts.spec.ts compares
 // it with the triggers in the database).
 export const KEPT_TABLES: ReadonlySet<string> = new Set(['jobs', 'estimates', 'invoices', 'payments', 'customers', 'locations', 'templates']);
 

@@ -243,7 +243,7 @@ export interface LeanListOptions {
  * (src/data/prepared.ts) unless `prepare` is false: conditions whose plan depends on their values.
  * `kept`: `where` selects exactly the company's live rows or all its rows (no filter), whose total
  * a table with kept counts keeps (src/data/kept-counts.ts). Every listed entity has a company and
- * created_at (test/data/lean-read.test.ts lists each); a relation this cannot write is left to
+ * created_at (test/data/lean-read.spec.ts lists each); a relation this cannot write is left to
  * the loaders.
  */
 export async function leanList<T>(

@@ -2,7 +2,7 @@ import { LogContext, TransactionEventBroadcaster, ValidationError } from '@mikro
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 // Every call of a protected or @internal MikroORM member is in this file, and nowhere else
-// (test/data/orm-adapter.test.ts checks that each exists with the arity and behaviour used here,
+// (test/data/orm-adapter.spec.ts checks that each exists with the arity and behaviour used here,
 // and that no other file of src/ names one). MikroORM is pinned (6.6.16): an upgrade that
 // renames or changes one of them fails that test, not a request.
 

@@ -9,7 +9,7 @@ import { defaultOrderOf } from '../schema/sorting';
 import { isReachTable, reachFollows } from './reach';
 
 // Every statement the read model builds, per entity and relation, as committed under
-// src/data/queries/<table>.sql (`npm run sql` writes them; test/data/sql-snapshot.test.ts fails
+// src/data/queries/<table>.sql (`npm run sql` writes them; test/data/sql-snapshot.spec.ts fails
 // when a file is stale, and the bench baseline's statements are checked against them). A list's
 // conditions are those of an unfiltered list (the company's live rows); a filter adds `and (…)`
 // to them, a sort replaces the order. An entity's declared default order (DefaultOrder) is its

@@ -4,7 +4,7 @@ import type { Conditions, TenantScope } from './tenant';
 
 // A technician's reach (docs/people-and-access.md, "What a technician sees"): the records a
 // technician's request may read, as one condition per table, written once here in both forms the
-// data layer needs, side by side (test/data/reach.test.ts evaluates both over the same records):
+// data layer needs, side by side (test/data/reach.spec.ts evaluates both over the same records):
 // SQL for the hand-written statements (lists, counts, searches, relations, loaders, prefetch) and
 // the MikroORM filter every em.find* of a technician's request runs under (src/auth/authenticate.ts).
 //
@@ -21,7 +21,7 @@ import type { Conditions, TenantScope } from './tenant';
 // InitPlan: `= any(array(select …))`) from the indexes on job_reach (company_uuid, user_id, …) and
 // visit_assignments (company_uuid, user_id, …), never a subquery per row. The jobs' rule is kept
 // as rows of job_reach by triggers (JOBS); jobReachRule below is the same rule read from the base
-// tables, and test/data/job-reach.test.ts holds the kept rows to it after any sequence of writes.
+// tables, and test/data/job-reach.spec.ts holds the kept rows to it after any sequence of writes.
 // A technician's job list in the default order is read from job_reach in page order
 // (reachDrivesList, src/data/list.ts).
 

@@ -5,7 +5,7 @@ import type { Caller } from '../domain/scopes';
 // `companyId`, and every other holder of a company (the share page's public-link context, the
 // loaders) is a TenantScope too. The ORM's tenant filter scopes em.find* to it; statements written
 // by hand take their company and liveness conditions from the helpers below.
-// test/reliability/tenant-statements.test.ts records every statement of one request per route
+// test/reliability/tenant-statements.spec.ts records every statement of one request per route
 // (REST and GraphQL) and fails when one on a company table does not carry the company.
 
 /**

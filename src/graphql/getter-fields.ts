@@ -13,7 +13,7 @@ import { getMetadataStorage } from 'type-graphql';
  * the error is in `errors` with its path. Plain properties cannot throw and keep the inline read.
  *
  * Returns the fields given a resolver (`Type.field`), for the test that checks every getter is
- * covered (test/graphql/getter-fields.test.ts).
+ * covered (test/graphql/getter-fields.spec.ts).
  */
 export function resolveGetterFields(schema: GraphQLSchema): string[] {
   const storage = getMetadataStorage();

@@ -8,7 +8,7 @@ import type { RequestContext } from '../data/context';
  * work per request (docs/benchmark.md, "GraphQL's per-request floor"). Every request still goes
  * through `executeHTTPGraphQLRequest` (plugins, limits, error formatting) and the answer through
  * `res.send`, which the compression middleware wraps (src/ops/compression.ts).
- * `@as-integrations/express5` is a development dependency only: test/graphql/http-handler.test.ts
+ * `@as-integrations/express5` is a development dependency only: test/graphql/http-handler.spec.ts
  * runs it beside this handler and compares every answer.
  *
  * The two differences: node gives `req.headers` with lower-case names already, so they are put in

@@ -36,7 +36,7 @@ type Cls = new (...args: any[]) => any;
 //   reads (`@ApiField(…, { reads: [...] })`, followed through other fields' declarations), a
 //   relation field's many-to-one. A type with any field that is none of these (a value a resolver
 //   or service computes, such as a photo's signed URL) is read whole. A pruned record leaves the other properties
-//   undefined: test/graphql/prefetch.test.ts asks every field of every listed type, alone and with
+//   undefined: test/graphql/prefetch.spec.ts asks every field of every listed type, alone and with
 //   its relations, and compares with the records read whole.
 
 export interface ListPlan {

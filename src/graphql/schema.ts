@@ -67,7 +67,7 @@ export function buildGraphQLSchema(directCalls = true): GraphQLSchema {
     pubSub: noTopics,
     validate: false,
     // TypeGraphQL would run the introspection query on every build to find errors in it (a tenth
-    // of a second at every start); test/graphql/limits.test.ts runs it on the served schema.
+    // of a second at every start); test/graphql/limits.spec.ts runs it on the served schema.
     skipCheck: true,
     // The same validation as REST, on every input object and args class.
     validateFn: async (value, type) => {

@@ -10,7 +10,7 @@ import type { LiveOperation } from '../modules/live/live.render';
 // CPU (docs/benchmark.md, "Live delivery"). Here a subscription's queued events are taken together
 // and go out in one write of their frames, each result's JSON is encoded once for every subscriber
 // of its selection, and every `next` message is the text graphql-ws would have written for it
-// (test/graphql/ws-writer.test.ts compares them byte for byte).
+// (test/graphql/ws-writer.spec.ts compares them byte for byte).
 //
 // The frames are written on the connection under the WebSocket, corked into one write, each
 // payload from its one shared buffer, not through `ws.send` (a frame, two buffered writes and the

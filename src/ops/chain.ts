@@ -6,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * a throw or a rejected promise leave for the error handlers, the last `next()` goes on past the
  * layer, and every handler sees the same mount path), without the router matching the path,
  * trimming the URL and restoring it again for every one of them (docs/benchmark.md, "The shared
- * chain"). test/ops/chain.test.ts compares the two on every kind of handler.
+ * chain"). test/ops/chain.spec.ts compares the two on every kind of handler.
  */
 export function chain(...handlers: RequestHandler[]): RequestHandler {
   if (handlers.length === 1) return handlers[0];

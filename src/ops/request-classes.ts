@@ -18,7 +18,7 @@ export interface RequestClasses {
  * The app's `request` and `response` become the classes' prototypes, with the same chain behind
  * them (express's request and response, then node's), so a request that arrives through a server
  * made without these options (supertest's) is swapped onto the same prototypes as before.
- * test/ops/request-classes.test.ts compares the answers of both servers over one app.
+ * test/ops/request-classes.spec.ts compares the answers of both servers over one app.
  */
 export function requestClasses(app: Express): RequestClasses {
   class AppRequest extends IncomingMessage {}

@@ -17,7 +17,7 @@ type Op = ['set', string, Value] | ['remove', string];
  * directives, no nonce). They are recorded once, from helmet itself on a recording response, and
  * set in the same order on every response; `precomputed` says whether that worked. Should helmet
  * ever read the request or finish asynchronously, its middleware is used as it is.
- * test/ops/security-headers.test.ts compares the headers with helmet's.
+ * test/ops/security-headers.spec.ts compares the headers with helmet's.
  */
 export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): RequestHandler & { precomputed: boolean } {
   const middleware = helmet(options);

@@ -1,7 +1,7 @@
 // Date#toISOString for the timestamps REST writes, faster: a list page of 50 customers writes 150
 // of them, and toISOString took ~0.5 µs each (~4× this). The day's text is kept per day (most
 // timestamps of a page share a few days); the time of day is written from the milliseconds. Same
-// text as toISOString for every instant (test/http/iso-time.test.ts); instants outside years
+// text as toISOString for every instant (test/http/iso-time.spec.ts); instants outside years
 // 1970–9999 go through toISOString itself.
 
 const DAY_MS = 86_400_000;

@@ -9,7 +9,7 @@ import { mcpSdk } from './mcp-sdk';
 // StreamableHTTPServerTransport turns each request into a web Request and its answer into a web
 // Response and back (through @hono/node-server), which cost a tools/call more than the REST
 // pipeline it runs. The rules are the SDK's, in its order, with its messages and its schemas and
-// predicates; test/http/mcp.test.ts compares every answer with that transport's.
+// predicates; test/http/mcp.spec.ts compares every answer with that transport's.
 
 /** A refusal before any message reaches the server: a JSON-RPC error without an id. */
 function refuse(res: Response, status: number, code: number, message: string): void {

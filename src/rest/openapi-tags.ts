@@ -16,7 +16,7 @@ export function tagOf(r: RouteDef): string {
   return cap(nested && !nested.startsWith(':') ? nested : parts[0]);
 }
 
-/** What each tag is; a tag missing here is a lint finding (test/http/openapi-lint.test.ts). */
+/** What each tag is; a tag missing here is a lint finding (test/http/openapi-lint.spec.ts). */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Companies: "The API key's company: its fields and its settings (prevent_double_booking).",
   Users: 'The people of the company, each with a role (owner, admin, office, technician); jobs and visits are assigned to them. Deactivating a user stops their keys at once.',

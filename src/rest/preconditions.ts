@@ -29,7 +29,7 @@ export function ifMatchHolds(header: string, current: string): boolean {
 /**
  * Sends a single record's envelope with its ETag, the record serialised once for both: the body is
  * what `res.json({ success: true, data })` sends (the app sets no JSON replacer, spaces or escape),
- * and the tag is etagOf(data). test/http/etag-send.test.ts compares the two ways.
+ * and the tag is etagOf(data). test/http/etag-send.spec.ts compares the two ways.
  */
 export function sendTagged(res: Response, data: unknown): void {
   const json = JSON.stringify(data);

@@ -57,7 +57,7 @@ export interface FieldOptions {
    * An output field computed by a getter: the properties of the record it reads (columns,
    * many-to-one relations, or other fields with declared reads). A GraphQL list reads only the
    * columns its selected fields declare (src/graphql/prefetch.ts); an entity with a computed field
-   * that declares none is read whole. test/graphql/prefetch.test.ts holds the declarations to the getters.
+   * that declares none is read whole. test/graphql/prefetch.spec.ts holds the declarations to the getters.
    */
   reads?: readonly string[];
 }

@@ -35,7 +35,7 @@ export class MoneyType extends Type<number | null, string | null> {
  * The text PostgreSQL gives for a numeric(12,2) value (`-123.45`: digits, a point, two digits) as
  * cents, as toCents reads it; null for any other text (toCents then decides). Every money column of
  * a list page goes through here: toCents' regular expression cost ~9% of the server's CPU on a
- * REST page of 50 invoices (test/schema/money-type.test.ts compares the two).
+ * REST page of 50 invoices (test/schema/money-type.spec.ts compares the two).
  */
 export function columnCents(text: string): number | null {
   const n = text.length;

@@ -1,7 +1,7 @@
 import type { DocumentView } from '../../src/modules/document/document.view';
 
-// Document views for the PDF renderer's tests (test/modules/document/pdf-fonts.test.ts,
-// pdf-worker.test.ts): the same views on every render path, whose bytes must agree.
+// Document views for the PDF renderer's tests (test/modules/document/pdf-fonts.spec.ts,
+// pdf-worker.spec.ts): the same views on every render path, whose bytes must agree.
 
 export function view(number: string, descriptions: string[], over: Partial<DocumentView> = {}): DocumentView {
   return {

@@ -40,20 +40,21 @@ export type Statement = { sql: string; params: unknown[]; flush: boolean };
 /**
  * Records every statement MikroORM's connection of `orm` runs (with its `?` and parameters), and
  * whether it ran while a unit of work flushed (requests run one at a time in the tests that use
- * it). Call in beforeAll; `recordOf(run)` gives the statements `run` sent.
+ * it). Call in beforeAll, and `stop()` in afterAll (the spec's neighbours in its suite share the
+ * EntityManager class it watches); `recordOf(run)` gives the statements `run` sent.
  */
 export function recordStatements(orm: { em: { getConnection(): unknown } }) {
   const recorded: Statement[] = [];
   let flushing = 0;
   const conn = orm.em.getConnection() as { executeQuery: (...args: unknown[]) => unknown };
   const original = conn.executeQuery.bind(conn);
-  jest.spyOn(conn, 'executeQuery').mockImplementation((...args: unknown[]) => {
+  const queries = jest.spyOn(conn, 'executeQuery').mockImplementation((...args: unknown[]) => {
     const ctx = (args[2] ?? {}) as { query?: string; params?: unknown[] };
     recorded.push({ sql: String(ctx.query ?? args[0]), params: ctx.params ?? [], flush: flushing > 0 });
     return original(...args);
   });
   const flush = EntityManager.prototype.flush;
-  jest.spyOn(EntityManager.prototype, 'flush').mockImplementation(async function (this: EntityManager) {
+  const flushes = jest.spyOn(EntityManager.prototype, 'flush').mockImplementation(async function (this: EntityManager) {
     flushing++;
     try {
       return await flush.call(this);
@@ -66,6 +67,10 @@ export function recordStatements(orm: { em: { getConnection(): unknown } }) {
       recorded.length = 0;
       await run();
       return [...recorded];
+    },
+    stop(): void {
+      queries.mockRestore();
+      flushes.mockRestore();
     },
   };
 }

@@ -2,7 +2,7 @@ import { dateIn } from '../../domain/values';
 
 // "Today" for a company (docs/conventions.md, "Company time"), once in each form: TypeScript for
 // records in hand, SQL for statements that judge many rows at once. test/modules/company/
-// company-rules.test.ts evaluates both over the same locations and instants.
+// company-rules.spec.ts evaluates both over the same locations and instants.
 
 /** The time zone of a company without a live primary location. */
 export const DEFAULT_TIMEZONE = 'America/New_York';

@@ -2,7 +2,7 @@
 // on the customer row under an alias. The joined text, lower-cased, is the stored column
 // `search_text` and the phone's digits the stored column `phone_digits` (migration 0023), each with
 // its trigram index; the columns are generated from the expressions here, and
-// test/modules/customer/customer-rules.test.ts holds them (and the field-by-field form) together.
+// test/modules/customer/customer-rules.spec.ts holds them (and the field-by-field form) together.
 
 /** Joins the fields: a character no search term carries, so that no match spans two fields. */
 export const SEARCH_SEPARATOR = '\x1f';

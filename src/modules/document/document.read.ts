@@ -19,7 +19,7 @@ import { printedResources } from './document.fields';
 // custom_fields and whether the company prints any custom field on invoices (so that a company
 // that prints none reads no definition: docs/documents.md, "Custom fields on documents"). The
 // statements are those of the ORM path in document.view.ts (the same rows, filters off as there);
-// test/modules/document/document-view.test.ts checks that both give the same view.
+// test/modules/document/document-view.spec.ts checks that both give the same view.
 
 const invoiceQuery = perMetadata((metadata) => {
   const table = (cls: Function) => `"${metadata.get(cls.name).tableName}"`;

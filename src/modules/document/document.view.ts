@@ -82,7 +82,7 @@ const locationPart = (l: Location | null): DocumentView['location'] =>
 
 /**
  * How the view's records are read: `lean` (an invoice's in one statement, document.read.ts) or
- * `plain` (the ORM reads, one per record). Both give the same view (test/modules/document/document-view.test.ts).
+ * `plain` (the ORM reads, one per record). Both give the same view (test/modules/document/document-view.spec.ts).
  */
 export type ViewRead = 'lean' | 'plain';
 

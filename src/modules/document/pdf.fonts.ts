@@ -7,7 +7,7 @@
 // is its own (its glyph objects, layout engine and cmap processor, made afresh per view exactly as
 // for a newly opened font). A glyph object keeps the code points it was first asked for, which
 // become the PDF's ToUnicode map, so glyphs must never be shared between documents: with a view per
-// document the bytes are those of the plain path (test/modules/document/pdf-fonts.test.ts).
+// document the bytes are those of the plain path (test/modules/document/pdf-fonts.spec.ts).
 //
 // How it plugs in: through fontkit's public registerFormat. pdfmake's virtual file system holds,
 // in place of a font file, a short token naming a shared font; when pdfkit calls fontkit.create on

@@ -40,7 +40,7 @@ const ROBOTO = { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italic
 /**
  * How a render gets its fonts: `shared` (the fast path) uses the fonts parsed once per process
  * (pdf.fonts.ts); `plain` lets pdfkit parse each font file anew for the document, as pdfmake does
- * by itself. Both give the same bytes (test/modules/document/pdf-fonts.test.ts).
+ * by itself. Both give the same bytes (test/modules/document/pdf-fonts.spec.ts).
  */
 export type FontPath = 'shared' | 'plain';
 

@@ -11,7 +11,7 @@
 // font and the word alone), and it is replayed by making the same getGlyph calls in the same
 // order, which gives the document the same glyph objects as the real layout; if any replayed call
 // answers a glyph with other code points, the word is shaped for real. Either way the document's
-// bytes are the plain path's (test/modules/document/pdf-fonts.test.ts).
+// bytes are the plain path's (test/modules/document/pdf-fonts.spec.ts).
 //
 // Bounded: at most MAX_WORDS words per font, the oldest forgotten first.
 

@@ -7,7 +7,7 @@
 // bytes are the same in every PDF. Here the first subset of a font is encoded as fontkit does and
 // those tables' bytes are kept; later subsets are encoded with the three tables empty, and the
 // kept bytes are put back in their place in the file's table directory. The result is the file
-// fontkit writes, byte for byte (test/modules/document/pdf-fonts.test.ts compares every PDF with
+// fontkit writes, byte for byte (test/modules/document/pdf-fonts.spec.ts compares every PDF with
 // the plain path, which never comes here).
 //
 // The sfnt layout fontkit writes: a 12-byte header, then 16 bytes per table (tag, checksum 0,

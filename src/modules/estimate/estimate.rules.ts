@@ -1,6 +1,6 @@
 // Estimate expiry (docs/estimates-and-numbering.md), once in each form: TypeScript for a record in
 // hand (Estimate.status, the answer on the share page), SQL for the list's status filter. Both are
-// evaluated over the same fixtures in test/modules/estimate/estimate-rules.test.ts.
+// evaluated over the same fixtures in test/modules/estimate/estimate-rules.spec.ts.
 
 /** Expired, TS form: a 'Pending' estimate whose expires_at is at or before `now`; nothing is written. */
 export function isExpired(stored: string, expiresAt: Date | null, now: Date = new Date()): boolean {

@@ -9,7 +9,7 @@ import { ENTITIES, eventId, same, type EventRow } from './event.render';
 import { Event, EventActor } from './event.types';
 
 // The feed's renderer (docs/events.md "Reading fast"): the same answers as renderEvent (the
-// plain path, test/modules/event/render-fast.test.ts compares them on every resource), with less
+// plain path, test/modules/event/render-fast.spec.ts compares them on every resource), with less
 // work per event. A profile of the feed put ~40% of the render in `data.previous`: the plain path
 // maps the whole row a second time with the old values and writes and compares every REST field.
 // Here the old record is the new instance with only the changed columns mapped again, and only

@@ -59,7 +59,7 @@ export function alwaysRowSavepoints(on: boolean): void {
  * the whole batch in one savepoint with no savepoint per row (two statements fewer per row); when a
  * row fails there, the batch is rolled back to it and written again with a savepoint per row, so
  * that a failed row leaves nothing behind. A batch whose rows all succeed is the same either way
- * (test/modules/import/import-modes.test.ts compares them).
+ * (test/modules/import/import-modes.spec.ts compares them).
  */
 export async function writeBatch(tx: RequestContext, plan: Plan, batch: FileRecord[]): Promise<{ counts: Counts; errors: RowError[] }> {
   if (everyRowInSavepoint) return writeRows(tx, plan, batch, true);

@@ -3,7 +3,7 @@ import { JobStatus, JobStatusFields, statusChange } from '../job/job.rules';
 
 // The invoice rules that exist in two places or two forms (docs/invoices-and-payments.md), each
 // once here: TypeScript for a record in hand, SQL for statements over many rows. Both forms of a
-// rule are evaluated over the same fixtures in test/modules/invoice/invoice-rules.test.ts.
+// rule are evaluated over the same fixtures in test/modules/invoice/invoice-rules.spec.ts.
 
 /**
  * Overdue, TS form: a 'Pending' invoice with a balance whose due date is before the company's

@@ -14,7 +14,7 @@ import { type IntentFacts, newIntentPayment } from './online-ledger';
 
 // The usual Stripe event, written by hand (docs/payments.md, "Speed"): the first event of a
 // PaymentIntent, whose payment fits the invoice's balance. It writes what recordIntent and
-// syncInvoice write (test/modules/online-payment/first-payment.test.ts compares the rows and
+// syncInvoice write (test/modules/online-payment/first-payment.spec.ts compares the rows and
 // events), in a few prepared statements instead of the ORM's reads and flushes, and it takes the
 // company's payment number (a row lock held until commit, which every payment of the company
 // waits for) in the statement that inserts the payment, after every read. Anything else (the

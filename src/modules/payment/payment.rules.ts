@@ -1,7 +1,7 @@
 // A payment's customer is its invoice's (docs/invoices-and-payments.md), once in each form: the TS
 // form for a payment being made (paymentService's create, which marked-paid uses too), the SQL form
 // for the payments already written when their invoice moves to another customer (invoice update).
-// test/modules/payment/payment-rules.test.ts checks both against the stored rows.
+// test/modules/payment/payment-rules.spec.ts checks both against the stored rows.
 
 /** TS form: the customer a payment on `invoice` takes. */
 export const paymentCustomerOf = <C>(invoice: { customer: C }): C => invoice.customer;

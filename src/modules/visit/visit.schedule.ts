@@ -80,7 +80,7 @@ const CALENDAR_REVERSED = { startsAt: QueryOrder.DESC_NULLS_FIRST, createdAt: Qu
 /**
  * The job's next open visit (the earliest one still to be done), else its last one: the rule over
  * the job's visits in the calendar's order. mirrorOf reads the same visit from the database;
- * test/modules/visit/booking.test.ts holds the two to each other.
+ * test/modules/visit/booking.spec.ts holds the two to each other.
  */
 export function mirroredVisit(visits: Visit[]): Visit | null {
   return visits.find((v) => OPEN_STATUSES.includes(v.status)) ?? visits[visits.length - 1] ?? null;

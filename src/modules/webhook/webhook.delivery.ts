@@ -58,7 +58,7 @@ export interface Outcome {
  * Standard Webhooks' v1 (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the
  * secret's decoded bytes), computed with node:crypto: the standardwebhooks package's sign (a
  * JavaScript SHA-256, and the key decoded again per call) cost ~20 µs a delivery. The unit test
- * test/modules/webhook/signing.unit.test.ts holds the two to the same headers.
+ * test/modules/webhook/signing.unit.spec.ts holds the two to the same headers.
  */
 export function signatures(d: Pick<Claimed, 'event_id' | 'body' | 'secret' | 'old_secret'>, at: Date): string {
   const signed = `${d.event_id}.${Math.floor(at.getTime() / 1000)}.${d.body}`;

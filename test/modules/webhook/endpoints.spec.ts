@@ -1,7 +1,7 @@
 import { createTenant, gql, rest, useTestApp } from '../../helpers/app';
 
 // Webhook endpoints on both surfaces (docs/webhooks.md): CRUD, the secret shown once, rotation,
-// the per-company limit, validation and tenancy. URL safety rules: webhooks-urls.test.ts.
+// the per-company limit, validation and tenancy. URL safety rules: webhooks-urls.spec.ts.
 
 const t = useTestApp({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
 const URL1 = 'http://127.0.0.1:9/hook';

@@ -12,7 +12,7 @@ import { createTenant, useTestApp } from '../helpers/app';
 
 // /graphql in a browser: GraphiQL's page and its two files (dist/graphiql/, built by the global
 // setup as `npm start` builds them), served by this server under its CSP. The browser itself:
-// graphiql-browser.test.ts.
+// graphiql-browser.spec.ts.
 const t = useTestApp();
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const MANIFEST = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../dist/graphiql/manifest.json'), 'utf8'));

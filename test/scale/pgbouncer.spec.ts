@@ -13,7 +13,7 @@ import { ServerProcess, startServer } from '../helpers/server-process';
 // docs/scaling.md. Skipped, saying so, where /usr/sbin/pgbouncer is absent.
 const missing = missingBinaries(['pgbouncer']);
 const maybe = missing.length ? it.skip : it;
-if (missing.length) console.warn(`test/scale/pgbouncer.test.ts skipped: ${missing.join(', ')} not installed`);
+if (missing.length) console.warn(`test/scale/pgbouncer.spec.ts skipped: ${missing.join(', ')} not installed`);
 
 const t = useTestApp();
 let bouncer: Service;

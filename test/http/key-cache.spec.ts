@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config';
 import { createTenant, rest, useTestApp } from '../helpers/app';
 
 // The API key cache (src/auth/key-cache.ts) on its own: what it keeps, what empties it, and that
-// it is not trusted while it does not listen. test/http/key-cache-processes.test.ts runs it in two
+// it is not trusted while it does not listen. test/http/key-cache-processes.spec.ts runs it in two
 // server processes.
 const t = useTestApp();
 

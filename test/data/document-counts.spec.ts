@@ -6,7 +6,7 @@ import { makeEstimate } from '../helpers/estimate-fixtures';
 // Lists of numbered documents without filters read their total from kept_counts (migrations 0009
 // and 0016), kept by triggers. Every way rows change must keep it equal to counting the rows.
 // Customers, locations and templates, include_deleted and concurrent writers:
-// test/data/kept-counts.test.ts.
+// test/data/kept-counts.spec.ts.
 
 const t = useTestApp();
 

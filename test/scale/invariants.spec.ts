@@ -3,8 +3,8 @@ import { haproxyCfg, pgbouncerIni } from '../../deploy/topology';
 
 // The pieces of `npm run scale-test` (deploy/scale-test.ts) that need no processes: its checks of
 // numbers and occurrences, its table, and the configuration it writes (HAProxy's is checked by
-// haproxy itself in test/scale/haproxy.test.ts, PgBouncer's by the PgBouncer that loads it in
-// test/scale/pgbouncer.test.ts).
+// haproxy itself in test/scale/haproxy.spec.ts, PgBouncer's by the PgBouncer that loads it in
+// test/scale/pgbouncer.spec.ts).
 
 it('gaps: the numbers missing from 1 to the largest', () => {
   expect(gaps([1, 2, 3])).toEqual([]);

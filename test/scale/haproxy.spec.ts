@@ -11,7 +11,7 @@ import { ServerProcess, startServer } from '../helpers/server-process';
 // taken out and the requests sent meanwhile go to the other. Skipped, saying so, without haproxy.
 const missing = missingBinaries(['haproxy']);
 const maybe = missing.length ? it.skip : it;
-if (missing.length) console.warn(`test/scale/haproxy.test.ts skipped: ${missing.join(', ')} not installed`);
+if (missing.length) console.warn(`test/scale/haproxy.spec.ts skipped: ${missing.join(', ')} not installed`);
 
 const t = useTestApp();
 const servers: ServerProcess[] = [];

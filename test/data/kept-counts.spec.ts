@@ -4,7 +4,7 @@ import { createTenant, gql, rest, Tenant, useTestApp } from '../helpers/app';
 
 // Kept counts of customers, locations and templates (migration 0016, src/data/kept-counts.ts):
 // split into slots, kept for live rows and for all rows (include_deleted). The numbered
-// documents' side: test/data/document-counts.test.ts.
+// documents' side: test/data/document-counts.spec.ts.
 
 const t = useTestApp();
 

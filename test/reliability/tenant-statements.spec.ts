@@ -34,7 +34,9 @@ const FLUSH_WRITES = /^(update "\w+" set .* where "(uuid|id)" (= \?|in \()|delet
 
 let companyTables: Set<string>;
 let a: { tenant: Tenant; ids: Ids };
+let recorder: ReturnType<typeof recordStatements>;
 let recordOf: ReturnType<typeof recordStatements>['recordOf'];
+afterAll(() => recorder?.stop());
 
 const uuidOf = (v: unknown) => ((v as { uuid?: string }).uuid ?? (v as { id: string }).id) as string;
 
@@ -74,7 +76,8 @@ beforeAll(async () => {
     `select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'company_uuid'`,
   );
   companyTables = new Set(rows.map((r) => r.table_name));
-  recordOf = recordStatements(t.orm).recordOf;
+  recorder = recordStatements(t.orm);
+  recordOf = recorder.recordOf;
 });
 
 beforeEach(async () => {

@@ -16,7 +16,7 @@ import { ServerProcess, startServer } from '../helpers/server-process';
 // mid-run: no request fails; started again, it takes reads again. Several minutes on a busy two-core machine: room beyond jest's 60 s. Skipped, saying so, where PostgreSQL 15's binaries are absent.
 const missing = missingBinaries(['postgres']);
 const maybe = missing.length ? it.skip : it;
-if (missing.length) console.warn(`test/scale/replica.test.ts skipped: ${missing.join(', ')} not installed`);
+if (missing.length) console.warn(`test/scale/replica.spec.ts skipped: ${missing.join(', ')} not installed`);
 
 let primary: Cluster;
 let replica: Cluster;

@@ -29,7 +29,9 @@ jest.setTimeout(10 * 60_000);
 const EXCEPTIONS: Array<[string, RegExp]> = [["the company's time zone: its primary location", /^select "l0"\."uuid", "l0"\."timezone" from "locations" as "l0" where "l0"\."company_uuid" = \? and "l0"\."is_primary" = \? and "l0"\."deleted_at" is null limit \?$/s]];
 const FLUSH_WRITES = /^(update "\w+" set .* where "(uuid|id)" (= \?|in \()|delete from "\w+" where "(uuid|id)" (= \?|in \()|insert into "\w+" \()/s;
 
+let recorder: ReturnType<typeof recordStatements>;
 let recordOf: ReturnType<typeof recordStatements>['recordOf'];
+afterAll(() => recorder?.stop());
 let owner: Tenant;
 let w: Awaited<ReturnType<typeof technicianWorld>>;
 
@@ -86,7 +88,8 @@ function offenders(what: string, statements: readonly Statement[], userId: strin
 }
 
 beforeAll(async () => {
-  recordOf = recordStatements(t.orm).recordOf;
+  recorder = recordStatements(t.orm);
+  recordOf = recorder.recordOf;
 });
 
 beforeEach(async () => {

@@ -1,0 +1,3 @@
+import { specs } from '../helpers/specs';
+
+specs('modules/user');
