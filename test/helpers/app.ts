@@ -91,12 +91,18 @@ export function useTestApp(env: Record<string, string> | (() => Record<string, s
   // Every /api/v1 response of the spec file, held against the OpenAPI document after it.
   const responses: Parameters<typeof recording>[1] = [];
   beforeAll(async () => {
-    t.url = await workerDatabase();
-    t.orm = await initOrm(t.url, 5);
-    const built = await createApp({ orm: t.orm, config: loadConfig({ ...process.env, DATABASE_URL: t.url, ...(typeof env === 'function' ? env() : env) }) });
-    t.app = recording(built.app, responses);
-    t.built = built;
-    close = built.close;
+    const step = slowStepReport();
+    try {
+      t.url = await step('the database', workerDatabase());
+      t.orm = await step('initOrm', initOrm(t.url, 5));
+      const config = loadConfig({ ...process.env, DATABASE_URL: t.url, ...(typeof env === 'function' ? env() : env) });
+      const built = await step('createApp', createApp({ orm: t.orm, config }));
+      t.app = recording(built.app, responses);
+      t.built = built;
+      close = built.close;
+    } finally {
+      step.done();
+    }
   });
   afterAll(() => checkRecorded(responses));
   beforeEach(async () => {
@@ -107,6 +113,40 @@ export function useTestApp(env: Record<string, string> | (() => Record<string, s
     await t.orm?.close(true);
   });
   return t;
+}
+
+/**
+ * Names the step of an app's start that takes longer than SLOW_STEP_MS, with what the database's
+ * connections are doing then (pg_stat_activity), on stderr: a start that runs into the hook's
+ * timeout says where it waited.
+ */
+const SLOW_STEP_MS = 15_000;
+function slowStepReport() {
+  let current = '';
+  const step = <T>(name: string, p: Promise<T>): Promise<T> => {
+    current = name;
+    return p;
+  };
+  const timer = setTimeout(() => void reportSlowStep(current), SLOW_STEP_MS);
+  timer.unref();
+  return Object.assign(step, { done: () => clearTimeout(timer) });
+}
+
+async function reportSlowStep(step: string): Promise<void> {
+  const admin = new Client({ connectionString: process.env.FSC_TEST_SERVER_URL, connectionTimeoutMillis: 5_000 });
+  let activity = '';
+  try {
+    await admin.connect();
+    const { rows } = await admin.query(
+      `select pid, datname, state, wait_event_type, wait_event, now() - query_start as running, left(query, 120) as query from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid() order by query_start`,
+    );
+    activity = rows.map((r) => JSON.stringify(r)).join('\n');
+  } catch (err) {
+    activity = `(pg_stat_activity not read: ${(err as Error).message})`;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  process.stderr.write(`useTestApp: ${step} has taken over ${SLOW_STEP_MS / 1000} s; the server's connections:\n${activity}\n`);
 }
 
 export interface Tenant {
