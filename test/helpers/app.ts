@@ -21,7 +21,7 @@ export interface TestApp {
 let databaseUrl: Promise<string> | undefined;
 
 /**
- * This spec file's database: a fresh clone of the migrated template (no migrations re-run), under
+ * This suite's database (its module registry's): a fresh clone of the migrated template (no migrations re-run), under
  * a name of its own. Nothing is dropped here: the global teardown drops the run's databases all at
  * once (a DROP DATABASE waits for a checkpoint, seconds on a server that syncs to disk).
  */
