@@ -158,8 +158,8 @@ export async function importBenchRows(o: { url: string; base: string; pid: numbe
     exportKey: b.apiKey,
     url: o.url,
     pid: o.pid,
-    importRows: o.importRows ?? (o.quick ? 2_000 : 500_000),
-    exportRows: o.exportRows ?? (o.quick ? 20_000 : 1_000_000),
+    importRows: o.importRows ?? (o.quick ? 500 : 500_000),
+    exportRows: o.exportRows ?? (o.quick ? 5_000 : 1_000_000),
     log: o.log,
   });
 }

@@ -53,7 +53,7 @@ async function runOnce(job: LoadJob): Promise<LoadResult> {
   const bodies = new Map<string, Buffer>();
   for (const v of job.variants) if (v.bodyFile && !bodies.has(v.bodyFile)) bodies.set(v.bodyFile, fs.readFileSync(v.bodyFile));
   let next = 0;
-  // A run shorter than autocannon's one-second sample (the quick form's quarter second) samples
+  // A run shorter than autocannon's one-second sample (the quick test's tenth of a second) samples
   // at its own length, or it would last a whole second; its rate is counted as a fixed amount's is.
   const short = isShort(job);
   const started = process.hrtime.bigint();

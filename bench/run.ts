@@ -216,7 +216,7 @@ async function main(): Promise<void> {
        * pair measured up to 8% slower on this machine whichever came second (docs/benchmark.md).
        */
       together?: boolean;
-      /** Load settings of its own (a request that takes longer than a quick run's quarter second). */
+      /** Load settings of its own (a request that takes longer than the quick test's tenth of a second). */
       extra?: Partial<LoadJob>;
     }
     const week = calendarWeek(size.bigVisits);
@@ -435,7 +435,7 @@ async function main(): Promise<void> {
       log(`  ${live.writesPerSecond.toFixed(1)} events/s, p50 ${live.latencyMs.p50.toFixed(0)} ms, p99 ${live.latencyMs.p99.toFixed(0)} ms, ${live.deliveries} of ${live.expected} deliveries, ${live.rssKbPerIdleSubscriber.toFixed(1)} KB per idle subscriber`);
       rows.push(liveRow(live));
     }
-    // Imports and exports (docs/import-export.md): 500,000 rows in, 1,000,000 out (quick: 2,000 and 20,000).
+    // Imports and exports (docs/import-export.md): 500,000 rows in, 1,000,000 out (quick: 500 and 5,000).
     if (!opt.only || opt.only.has('import_customers')) rows.push(...(await importBenchRows({ url: db.url, base: S, pid: server.pid, quick: opt.quick, log })));
     if (!opt.only || opt.only.has('invoice_pdf')) rows.push(...(await pdfRows({ base: S, key: K, job: photoJob, quick: opt.quick, rss: () => rssOf(server.pid), run: (v, extra) => run(S, v, server.pid, extra), log })));
 

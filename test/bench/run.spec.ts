@@ -100,7 +100,7 @@ async function quickBench(out: string): Promise<void> {
     execFile(
       process.execPath,
       // Two rounds: the alternation and the median round run too.
-      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/run.ts'), '--quick', '--duration', '0.25', '--rounds', '2', '--json', out],
+      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench/run.ts'), '--quick', '--duration', '0.1', '--rounds', '2', '--json', out],
       { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: 400_000 },
       (err, so, se) => (err ? reject(new Error(`${err.message}\n${se.slice(-3000)}`)) : resolve({ stdout: so, stderr: se })),
     );
