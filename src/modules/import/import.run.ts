@@ -30,6 +30,12 @@ import { ImportResource } from './import.types';
 
 /** Rows per batch transaction. */
 export const IMPORT_BATCH = 500;
+let batchRows = IMPORT_BATCH;
+
+/** Tests: batches of `rows` (IMPORT_BATCH again without it), so that a short file makes several batches. */
+export function importBatchRows(rows?: number): void {
+  batchRows = rows ?? IMPORT_BATCH;
+}
 
 /** A running import whose heartbeat is older than this is taken over by another process. */
 export const staleSeconds = () => Number(process.env.IMPORT_STALE_SECONDS ?? 60);
@@ -163,7 +169,7 @@ function planOf(imp: ImportRow, table: RouteDef[]): Plan {
 async function runInBatches(orm: Orm, imp: ImportRow, worker: string, table: RouteDef[]): Promise<void> {
   const plan = planOf(imp, table);
   let done = imp.rows_done;
-  for await (const batch of batchesOf(records(fileOf(orm, imp.uuid), plan.layout), IMPORT_BATCH, done)) {
+  for await (const batch of batchesOf(records(fileOf(orm, imp.uuid), plan.layout), batchRows, done)) {
     const ctx = importContext(orm.em.fork({ clear: true }), imp);
     const kept = await inTransaction(ctx, async (tx) => {
       // This process still holds the import, at the row it left off (else another took it over, or it was cancelled).
@@ -196,7 +202,7 @@ async function runAtomic(orm: Orm, imp: ImportRow, worker: string, table: RouteD
   const ctx = importContext(orm.em.fork({ clear: true }), imp);
   try {
     await inTransaction(ctx, async (tx) => {
-      for await (const batch of batchesOf(records(fileOf(orm, imp.uuid), plan.layout), IMPORT_BATCH, 0)) {
+      for await (const batch of batchesOf(records(fileOf(orm, imp.uuid), plan.layout), batchRows, 0)) {
         const cur = await exec<{ status: string; worker: string }>(orm.em.fork(), `select status, worker from imports where uuid = ?`, [imp.uuid], 'get');
         if (cur.status !== 'running' || cur.worker !== worker) {
           stopped = cur.status === 'cancelled' ? 'cancelled' : 'lost';

@@ -9,6 +9,7 @@ import { UserRole } from '../../../src/modules/user/user.entity';
 import { startEngine, Engine, stopSenders } from '../../../src/jobs/engine';
 import '../../../src/jobs/tasks';
 import { alwaysRowSavepoints } from '../../../src/modules/import/import.batch';
+import { importBatchRows } from '../../../src/modules/import/import.run';
 
 // Imports (docs/import-export.md): dry_run, all_or_nothing, cancel, the other resources, the
 // file's forms, both surfaces, tenancy and roles, and an export imported into another company.
@@ -59,10 +60,12 @@ describe('imports', () => {
     // before writing), a repeated email, and a reference to no location (refused while written:
     // the batch is written again with savepoints).
     const nowhere = (r: string[]) => r.map((v, k) => (CUSTOMER_COLUMNS[k] === 'primary_service_location_uuid' ? '0b0a3d3e-0c1f-4d4b-9a59-1f1f1f1f1f1f' : v));
-    const file = rows(1200).map((r, i) => (i === 600 ? [...r.slice(0, 2), 'bad-email', ...r.slice(3)] : i === 700 ? ['', ...r.slice(1)] : i === 800 ? ['Changed', ...customerRow(650).slice(1)] : i === 900 ? nowhere(r) : r));
+    // Batches of 20 rows: the same three batches as 1,200 rows make in batches of IMPORT_BATCH.
+    const file = rows(60).map((r, i) => (i === 24 ? [...r.slice(0, 2), 'bad-email', ...r.slice(3)] : i === 28 ? ['', ...r.slice(1)] : i === 32 ? ['Changed', ...customerRow(26).slice(1)] : i === 36 ? nowhere(r) : r));
     const outcome = async (plain: boolean) => {
       const tenant = await createTenant(t, { name: plain ? 'Plain' : 'Fast' });
       alwaysRowSavepoints(plain);
+      importBatchRows(20);
       try {
         const done = await finished(t, tenant, (await uploadImport(t, tenant, csvOf(CUSTOMER_COLUMNS, file), { resource: 'customers', mode: 'upsert', match_on: 'email' })).body.data.uuid);
         const errors = JSON.parse((await fileText(rest(t, tenant).get(`/imports/${done.uuid}/errors`))).body).data.errors;
@@ -70,12 +73,13 @@ describe('imports', () => {
         return { counts: [done.created, done.updated, done.unchanged, done.failed], errors, records, events: await events(tenant) };
       } finally {
         alwaysRowSavepoints(false);
+        importBatchRows();
       }
     };
     const fast = await outcome(false);
     const plain = await outcome(true);
-    expect(fast.counts).toEqual([1196, 1, 0, 3]);
-    expect(fast.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([[602, 'email'], [702, 'first_name'], [902, 'primary_service_location_uuid']]);
+    expect(fast.counts).toEqual([56, 1, 0, 3]);
+    expect(fast.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([[26, 'email'], [30, 'first_name'], [38, 'primary_service_location_uuid']]);
     expect(fast).toEqual(plain);
   });
 
