@@ -25,6 +25,9 @@ export function runMain(env: Record<string, string>): { proc: ChildProcess; stdo
     // The server keeps an idle connection 60 s, not 5: a test's fetch drops its idle sockets after
     // the server's hint less 1 s, and on a loaded machine the test's timer can fire a second late,
     // after the server has closed the socket the test is sending on ("other side closed").
+    // Five connections in its pool, as the tests' own app (useTestApp), not the default ten: the
+    // run's workers start such processes side by side, on a server whose max_connections (100 on
+    // the CI machine's) they share.
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -36,6 +39,7 @@ export function runMain(env: Record<string, string>): { proc: ChildProcess; stdo
       WEBHOOK_WORKER: 'off',
       TASK_WORKER: 'off',
       KEEP_ALIVE_TIMEOUT_MS: '60000',
+      DB_POOL_MAX: '5',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
