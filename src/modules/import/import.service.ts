@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { stringify } from 'csv-stringify/sync';
 import { once } from 'node:events';
 import { requireScope } from '../../auth/require-scope';
 import type { RequestContext } from '../../data/context';
@@ -11,7 +10,7 @@ import { queueTask } from '../../jobs/engine';
 import { logger } from '../../logger';
 import { Page, pageOf, pageWindow } from '../../schema/pagination';
 import type { StreamAnswer } from '../../rest/route';
-import { streamRows } from '../export/export.service';
+import { csvText, streamRows } from '../export/export.service';
 import { readLayout } from './import.file';
 import { columnFields, ERROR_COLUMNS, matcherOf, targetOf } from './import.targets';
 import { IMPORT_TASK, Import, ImportCreateInput, ImportFileFormat, ImportListArgs, ImportMode, ImportStatus } from './import.types';
@@ -161,7 +160,7 @@ export const importService = {
               const values = csvFile && Array.isArray(raw) ? columns.map((_c, i) => (raw[i] as string) ?? '') : [typeof raw === 'string' ? raw : JSON.stringify(raw)];
               return [String(row), errs.map((e) => e.field).join('; '), errs.map((e) => e.message).join('; '), ...values];
             });
-            await put(stringify(lines, { header: first, columns: header, record_delimiter: 'windows' }));
+            await put(csvText(lines, first ? header : null));
             return;
           }
           const parts: string[] = [];
