@@ -27,7 +27,12 @@ export interface ImportUpload {
   stage(): Promise<{ path: string; size: number }>;
 }
 
-const CHUNK = 1024 * 1024;
+/**
+ * The file goes into the database in pieces of this size. Small ones keep the upload's buffers
+ * (the file read's, the driver's message for each piece) small enough to be reused once free: in
+ * pieces of 1 MiB a 24 MB file raised the server's RSS by 47 MB that it kept, in 64 KiB by 2 MB.
+ */
+const CHUNK = 64 * 1024;
 
 const exec = <T>(em: EntityManager, sql: string, params: unknown[], method: 'all' | 'get' | 'run' = 'all') =>
   em.getConnection().execute(sql, params, method, em.getTransactionContext()) as Promise<T>;
