@@ -4,6 +4,7 @@ import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors/app-error';
 
@@ -132,15 +133,18 @@ export async function* records(source: Readable, layout: FileLayout, onHeader?: 
         return { row: line, values: null, raw: t, error: 'is not valid JSON' };
       }
     };
+    // The file arrives in pieces (of the upload, of the stored file): a character whose bytes
+    // fall on both sides of a piece is decoded whole, with the next piece.
+    const decoder = new StringDecoder('utf8');
     for await (const chunk of source) {
-      const lines = (rest + String(chunk)).split('\n');
+      const lines = (rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer))).split('\n');
       rest = lines.pop()!;
       for (const l of lines) {
         const r = one(l);
         if (r) yield r;
       }
     }
-    const r = one(rest);
+    const r = one(rest + decoder.end());
     if (r) yield r;
     return;
   }

@@ -161,6 +161,27 @@ describe('imports', () => {
     expect(noFile.body.error.details[0].field).toBe('file');
   });
 
+  it('a character whose bytes fall on both sides of a stored piece of the file is read whole, in NDJSON and in CSV', async () => {
+    const a = await createTenant(t);
+    // Names of three-byte characters, and a padding that puts the 65,536th byte inside one of them.
+    const name = (i: number) => `山田${'太郎'.repeat(20)}${i}`;
+    const of = (pad: string, line: (i: number) => string) => Array.from({ length: 600 }, (_, i) => line(i)).join('\n').replace('PAD', pad);
+    const split = (text: string) => Buffer.from(text).subarray(0, 65536).toString().endsWith('\uFFFD');
+    const files = {
+      ndjson: (pad: string) => of(pad, (i) => JSON.stringify({ first_name: name(i), last_name: i ? 'N' : 'PAD' })),
+      csv: (pad: string) => `first_name,last_name\n${of(pad, (i) => `${name(i)},${i ? 'C' : 'PAD'}`)}`,
+    };
+    for (const [format, file] of Object.entries(files)) {
+      let pad = 'P';
+      while (!split(file(pad))) pad += 'x';
+      const done = await finished(t, a, (await uploadImport(t, a, file(pad), { resource: 'customers' }, `people.${format}`)).body.data.uuid);
+      expect([format, done.created, done.failed]).toEqual([format, 600, 0]);
+    }
+    const names = ndjson((await fileText(rest(t, a).get('/customers/export?format=ndjson'))).body).map((c) => c.first_name as string);
+    const wanted = Array.from({ length: 600 }, (_, i) => name(i));
+    expect(names.filter((n) => !wanted.includes(n))).toEqual([]);
+  });
+
   it('locations, jobs, invoices and payments, each through its own create rules', async () => {
     const a = await createTenant(t);
     const loc = await finished(t, a, (await uploadImport(t, a, csvOf(['name', 'address1', 'city', 'state', 'zip'], [['North', '1 Main St', 'Springfield', 'il', '62701'], ['South', '2 Main St', 'Springfield', 'ZZ', '62701']]), { resource: 'locations' })).body.data.uuid);
