@@ -28,8 +28,8 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/c
 
 /**
  * Rows fetched from the cursor at a time: the only rows held in memory. Few enough that a batch's
- * rows, records and cells die young: 1,000,000 customers to CSV (bench/imports.ts, 500,000 rows a
- * run) went at 39–40k rows/s in batches of 1,000, 50k in 500, 56k in 200, 55–57k in 100.
+ * rows, records and cells die young: exports of 500,000 customers to CSV (bench/imports.ts) went at
+ * 39–40k rows/s in batches of 1,000, 50k in 500, 56k in 200, 55–57k in 100.
  */
 export const EXPORT_BATCH = 200;
 
