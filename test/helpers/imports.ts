@@ -1,4 +1,22 @@
 import type request from 'supertest';
+import { startEngine, Engine, stopSenders } from '../../src/jobs/engine';
+import '../../src/jobs/tasks';
+
+/**
+ * Registers the hooks of a background task engine in this process on the spec's database (started
+ * in beforeAll, polling every half second; stopped in afterAll with the task senders), which runs
+ * the imports the spec uploads.
+ */
+export function useImportEngine(t: TestApp): void {
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    engine = await startEngine(t.orm, t.url, { pollingIntervalSeconds: 0.5 });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await stopSenders();
+  });
+}
 
 /** A file answer (an export, an error file) as text: the response with `body` the whole text. */
 export async function fileText(r: request.Test): Promise<request.Response & { body: string }> {

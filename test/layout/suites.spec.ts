@@ -6,35 +6,28 @@ import path from 'node:path';
 
 const TEST = path.join(__dirname, '..');
 
-function specDirs(dir: string, out: string[] = []): string[] {
+/** The directories of test/ that hold spec files, and the jest files (`*.test.ts`) outside test/suites. */
+function walk(dir = '', found = { specDirs: new Set<string>(), stray: [] as string[] }) {
   for (const e of fs.readdirSync(path.join(TEST, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${e.name}` : e.name;
-    if (e.isDirectory() && e.name !== 'suites' && e.name !== 'node_modules') specDirs(rel, out);
-    else if (e.isFile() && e.name.endsWith('.spec.ts') && !out.includes(dir)) out.push(dir);
+    if (e.isDirectory()) {
+      if (e.name !== 'suites' && e.name !== 'node_modules') walk(rel, found);
+    } else if (e.name.endsWith('.spec.ts')) found.specDirs.add(dir);
+    else if (e.name.endsWith('.test.ts')) found.stray.push(rel);
   }
-  return out;
+  return found;
 }
 
 test('each directory of spec files has the suite that runs them, and no spec is left to a suite file of its own', () => {
-  const suites = new Map(
-    fs
-      .readdirSync(path.join(TEST, 'suites'))
-      .filter((f) => f.endsWith('.test.ts'))
-      .map((f) => [f, fs.readFileSync(path.join(TEST, 'suites', f), 'utf8')] as const),
-  );
-  const named = [...suites.values()].flatMap((text) => [...text.matchAll(/specs\('([^']+)'\)/g)].map((m) => m[1]));
-  const dirs = specDirs('').sort();
+  const suites = fs
+    .readdirSync(path.join(TEST, 'suites'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => fs.readFileSync(path.join(TEST, 'suites', f), 'utf8'));
+  const named = suites.flatMap((text) => [...text.matchAll(/specs\('([^']+)'\)/g)].map((m) => m[1]));
+  const { specDirs, stray } = walk();
+  const dirs = [...specDirs].sort();
   expect(dirs.filter((d) => !named.includes(d))).toEqual([]);
   expect(named.filter((d) => !dirs.includes(d))).toEqual([]);
   // Nothing else under test/ is a jest file: a *.test.ts outside test/suites would never run.
-  const stray: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(path.join(TEST, dir), { withFileTypes: true })) {
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory() && e.name !== 'suites') walk(rel);
-      else if (e.name.endsWith('.test.ts')) stray.push(rel);
-    }
-  };
-  walk('');
   expect(stray).toEqual([]);
 });

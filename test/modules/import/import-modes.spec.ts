@@ -2,12 +2,10 @@ import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { createTenant, gql, rest, Tenant, TestApp, useTestApp } from '../../helpers/app';
 import { makeCustomer, makeJob } from '../../helpers/billing';
-import { csvOf, CUSTOMER_COLUMNS, customerRow, fileText, finished, ndjson, uploadImport } from '../../helpers/imports';
+import { csvOf, CUSTOMER_COLUMNS, customerRow, fileText, finished, ndjson, uploadImport, useImportEngine } from '../../helpers/imports';
 import { userWithKey } from '../../helpers/technicians';
 import { createKey } from '../../../src/modules/company/company.admin';
 import { UserRole } from '../../../src/modules/user/user.entity';
-import { startEngine, Engine, stopSenders } from '../../../src/jobs/engine';
-import '../../../src/jobs/tasks';
 import { alwaysRowSavepoints } from '../../../src/modules/import/import.batch';
 import { importBatchRows } from '../../../src/modules/import/import.run';
 
@@ -15,14 +13,7 @@ import { importBatchRows } from '../../../src/modules/import/import.run';
 // file's forms, both surfaces, tenancy and roles, and an export imported into another company.
 
 const t = useTestApp();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(t.orm, t.url, { pollingIntervalSeconds: 0.5 });
-});
-afterAll(async () => {
-  await engine?.stop();
-  await stopSenders();
-});
+useImportEngine(t);
 
 const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => customerRow(from + i));
 const total = async (tenant: Tenant, plural = 'customers') => (await rest(t, tenant).get(`/${plural}?limit=1`)).body.data.pagination.total as number;

@@ -1,22 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { randomUUID } from 'node:crypto';
 import { createTenant, rest, Tenant, useTestApp } from '../../helpers/app';
-import { csvOf, CUSTOMER_COLUMNS, customerRow, fileText, finished, uploadImport } from '../../helpers/imports';
-import { startEngine, Engine, stopSenders } from '../../../src/jobs/engine';
-import '../../../src/jobs/tasks';
+import { csvOf, CUSTOMER_COLUMNS, customerRow, fileText, finished, uploadImport, useImportEngine } from '../../helpers/imports';
 
 // Imports (docs/import-export.md): a 10,000-row customer file with 37 bad rows of every kind, the
 // fixed error file imported again, and the whole file in upsert mode changing nothing.
 
 const t = useTestApp();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(t.orm, t.url, { pollingIntervalSeconds: 0.5 });
-});
-afterAll(async () => {
-  await engine?.stop();
-  await stopSenders();
-});
+useImportEngine(t);
 
 /** Each kind of bad row: what to write into a good row, and the field its error names. */
 const BAD: Array<{ field: string; spoil: (row: string[]) => string[] }> = [
