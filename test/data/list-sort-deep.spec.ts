@@ -63,8 +63,10 @@ describe('sort indexes', () => {
     for (const sort of sortValuesOf(entity)) {
       const order = orderSql(parseSort(entity, sort, col)!, col('uuid'));
       const plan = await em.transactional(async (tx) => {
-        // With sorting and whole-table reads priced out, only an index in the list's order is cheap.
+        // With sorting (whole or incremental, over an index on a prefix of the order) and whole-table
+        // reads priced out, only an index in the list's order is cheap.
         await tx.getConnection().execute('set local enable_sort = off', [], 'all', tx.getTransactionContext());
+        await tx.getConnection().execute('set local enable_incremental_sort = off', [], 'all', tx.getTransactionContext());
         await tx.getConnection().execute('set local enable_seqscan = off', [], 'all', tx.getTransactionContext());
         const rows = await tx
           .getConnection()
