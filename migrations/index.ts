@@ -32,6 +32,7 @@ import { Migration20261129000035_company_wal } from './Migration20261129000035_c
 import { Migration20261129000037_job_reach } from './Migration20261129000037_job_reach';
 import { Migration20261129000038_key_use_not_a_write } from './Migration20261129000038_key_use_not_a_write';
 import { Migration20261130000043_visit_row_triggers } from './Migration20261130000043_visit_row_triggers';
+import { Migration20261130000044_stripe_first_payment } from './Migration20261130000044_stripe_first_payment';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -69,4 +70,5 @@ export const migrationsList = [
   { name: 'Migration20261129000037_job_reach', class: Migration20261129000037_job_reach },
   { name: 'Migration20261129000038_key_use_not_a_write', class: Migration20261129000038_key_use_not_a_write },
   { name: 'Migration20261130000043_visit_row_triggers', class: Migration20261130000043_visit_row_triggers },
+  { name: 'Migration20261130000044_stripe_first_payment', class: Migration20261130000044_stripe_first_payment },
 ];

@@ -43,13 +43,7 @@ export interface ColumnSql {
 
 const insertShapes = new WeakMap<EntityMetadata, { columns: string; props: EntityProperty[] }>();
 
-/**
- * The row a flush would insert for a new entity, as the parts of an INSERT written by hand: the
- * column list, and the values (`?` each, with `params` in order) — every column; references as
- * their keys; custom types such as MoneyType and JSON converted as MikroORM converts them. The
- * properties in `computed` take the SQL given instead (a value the database decides).
- */
-export function insertParts(em: EntityManager, entity: object, computed: Record<string, ColumnSql> = {}): { columns: string; values: string; params: unknown[] } {
+function insertShape(em: EntityManager, entity: object): { columns: string; props: EntityProperty[] } {
   const meta = em.getMetadata().get(entity.constructor.name) as EntityMetadata;
   let shape = insertShapes.get(meta);
   if (!shape) {
@@ -57,10 +51,15 @@ export function insertParts(em: EntityManager, entity: object, computed: Record<
     shape = { columns: props.map((p) => `"${p.fieldNames[0]}"`).join(', '), props };
     insertShapes.set(meta, shape);
   }
+  return shape;
+}
+
+/** Each column's value for an insert: `?` and its parameter (as a flush converts it), or the SQL in `computed`. */
+function insertValues(em: EntityManager, props: EntityProperty[], entity: object, computed: Record<string, ColumnSql>, placeholder: (p: EntityProperty) => string): { values: string[]; params: unknown[] } {
   const platform = em.getPlatform();
   const values: string[] = [];
   const params: unknown[] = [];
-  for (const p of shape.props) {
+  for (const p of props) {
     const sql = computed[p.name];
     const value = (entity as Record<string, unknown>)[p.name];
     if (sql) {
@@ -68,11 +67,37 @@ export function insertParts(em: EntityManager, entity: object, computed: Record<
       params.push(...sql.params);
       continue;
     }
-    values.push('?');
+    values.push(placeholder(p));
     if (value === undefined || value === null) params.push(null);
     else if (p.kind !== ReferenceKind.SCALAR) params.push(helper(value as object).getPrimaryKey());
     else if (p.customType) params.push(p.customType.convertToDatabaseValue(value, platform, { key: p.name, mode: 'query-data' }));
     else params.push(value);
   }
+  return { values, params };
+}
+
+/**
+ * The row a flush would insert for a new entity, as the parts of an INSERT written by hand: the
+ * column list, and the values (`?` each, with `params` in order) — every column; references as
+ * their keys; custom types such as MoneyType and JSON converted as MikroORM converts them. The
+ * properties in `computed` take the SQL given instead (a value the database decides).
+ */
+export function insertParts(em: EntityManager, entity: object, computed: Record<string, ColumnSql> = {}): { columns: string; values: string; params: unknown[] } {
+  const shape = insertShape(em, entity);
+  const { values, params } = insertValues(em, shape.props, entity, computed, () => '?');
   return { columns: shape.columns, values: values.join(', '), params };
+}
+
+/**
+ * The same row as one `jsonb` value, `{column: value}` (each parameter cast to its column's type,
+ * so that jsonb_populate_record gives back the values an insert would): for a row handed to a
+ * function of the database (migration 0044's stripe_first_payment).
+ */
+export function insertObject(em: EntityManager, entity: object, computed: Record<string, ColumnSql> = {}): ColumnSql {
+  const shape = insertShape(em, entity);
+  // A function of PostgreSQL takes at most 100 arguments: 50 columns.
+  if (shape.props.length > 50) throw new Error(`insertObject: ${entity.constructor.name} has more than 50 columns`);
+  const { values, params } = insertValues(em, shape.props, entity, computed, (p) => `?::${p.columnTypes[0]}`);
+  const pairs = shape.props.map((p, i) => `'${p.fieldNames[0]}', ${values[i]}`);
+  return { sql: `jsonb_build_object(${pairs.join(', ')})`, params };
 }

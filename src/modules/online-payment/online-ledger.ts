@@ -66,9 +66,9 @@ export interface IntentFacts {
 }
 
 /** The intent's new payment, Pending and not numbered yet: recordIntent's, and recordFirstPayment's (first-payment.ts). */
-export function newIntentPayment(tx: RequestContext, of: { invoice: Invoice; customer: Customer }, facts: IntentFacts, account: string, today: string): Payment {
+export function newIntentPayment(company: Company, of: { invoice: Invoice; customer: Customer | null }, facts: IntentFacts, account: string, today: string): Payment {
   return Object.assign(new Payment(), {
-    company: tx.company,
+    company,
     invoice: of.invoice,
     customer: of.customer,
     createdBy: null,
@@ -100,7 +100,7 @@ export function newIntentPayment(tx: RequestContext, of: { invoice: Invoice; cus
 export async function recordIntent(tx: RequestContext, invoice: Invoice, facts: IntentFacts, status: PaymentStatus, account: string): Promise<Payment> {
   let payment = await paymentOfIntent(tx, facts.intent);
   if (!payment) {
-    payment = newIntentPayment(tx, { invoice, customer: invoice.customer }, facts, account, await companyToday(tx));
+    payment = newIntentPayment(tx.company, { invoice, customer: invoice.customer }, facts, account, await companyToday(tx));
     payment.paymentNumber = String(await nextSequence(tx, 'payment_number'));
     tx.em.persist(payment);
   } else if (payment.status !== PaymentStatus.PENDING) {

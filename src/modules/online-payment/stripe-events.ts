@@ -9,7 +9,7 @@ import { Payment, PaymentStatus, PaymentType } from '../payment/payment.entity';
 import { actorCteOf } from '../event/event.actor';
 import { applyChargeRefunded, applyDispute, IntentFacts, lockedIntent, recordIntent, stripeActor, stripeContext } from './online-ledger';
 import { recordFirstPayment } from './first-payment';
-import { companyOfAccount } from './payment-settings';
+import { companyOfAccount, companyOfAccountSeen } from './payment-settings';
 import { pendingRefunds, settlePayment, stripeOpener } from './refund-intents';
 import { stripe } from './stripe.client';
 
@@ -95,25 +95,38 @@ async function handle(root: EntityManager, event: Stripe.Event): Promise<Outcome
   const account = event.account;
   if (!account) throw AppError.field('account', 'is missing: only events of connected accounts are handled');
   const em = root.fork({ clear: true });
+  const object = event.data.object as unknown as Record<string, unknown>;
+  const session = event.type.startsWith('checkout.session.') ? (object as unknown as Stripe.Checkout.Session) : null;
+  let facts: IntentFacts | null = null;
+  if (session) {
+    // The usual event of an account whose company this process has read: straight to its one
+    // statement (first-payment.ts), which checks that the account is still the company's.
+    const seen = companyOfAccountSeen(account);
+    const md = session.metadata ?? {};
+    if (seen && seen === md.company_uuid && isUuid(md.invoice_uuid ?? '')) {
+      facts = await intentFacts(session, account);
+      const outcome = await recordFirstPayment(em, seen, event, md.invoice_uuid!, facts, sessionStatus(event, session), account);
+      if (outcome) return outcome;
+    }
+  }
   const companyId = await companyOfAccount(em, account);
   if (!companyId) throw AppError.notFound('Company of this Stripe account');
-  const object = event.data.object as unknown as Record<string, unknown>;
-  let facts: IntentFacts | null = null;
-  if (event.type.startsWith('checkout.session.')) {
-    const session = object as unknown as Stripe.Checkout.Session;
+  if (session) {
     const md = session.metadata ?? {};
     if (md.company_uuid !== companyId) throw AppError.field('metadata.company_uuid', 'does not name the company of this Stripe account');
     if (!isUuid(md.invoice_uuid ?? '')) throw AppError.field('metadata.invoice_uuid', 'is missing');
-    facts = await intentFacts(session, account);
+    if (!facts) {
+      facts = await intentFacts(session, account);
+      // The usual event in one statement; any other by the ledger's transaction below.
+      const outcome = await recordFirstPayment(em, companyId, event, md.invoice_uuid!, facts, sessionStatus(event, session), account);
+      if (outcome) return outcome;
+    }
   }
   const result = await em.transactional(async (txEm): Promise<{ outcome: Outcome; payment?: Payment }> => {
     const tx = stripeContext(txEm as EntityManager, companyId, event.id);
     if (!(await firstTime(tx, event, 'handled'))) return { outcome: 'duplicate' };
-    if (facts) {
-      const session = object as unknown as Stripe.Checkout.Session;
+    if (session && facts) {
       const status = sessionStatus(event, session);
-      // The usual event by the short path (first-payment.ts); any other by the ledger's.
-      if (await recordFirstPayment(tx, session.metadata!.invoice_uuid, facts, status, account)) return { outcome: 'handled' };
       const invoice = await lockInvoice(tx, session.metadata!.invoice_uuid, 'metadata.invoice_uuid');
       if (invoice.deletedAt) throw AppError.notFound('Invoice');
       const payment = await recordIntent(tx, invoice, facts, status, account);

@@ -6,10 +6,11 @@ import { PaymentStatus, PaymentType } from '../../../src/modules/payment/payment
 import { createTenant, type Tenant, useDbClient, useTestApp } from '../../helpers/app';
 import { makeInvoice, pay } from '../../helpers/billing';
 
-// The short path of a PaymentIntent's first event (src/modules/online-payment/first-payment.ts)
-// against the ledger's (recordIntent, then syncInvoice): the same facts on two companies set up
+// The short path of a PaymentIntent's first event (src/modules/online-payment/first-payment.ts, the
+// database function stripe_first_payment of migration 0044: the ledger's rule in SQL) against the
+// ledger's (recordIntent, then syncInvoice, in TypeScript): the same facts on two companies set up
 // alike, one through each path, must leave the same payments, invoices, jobs and events (ids and
-// instants aside); where the short path does not apply, it writes nothing.
+// instants aside); where the short path does not apply, it writes nothing, not even the event's id.
 
 const t = useTestApp();
 const db = useDbClient();
@@ -19,16 +20,29 @@ type Path = 'short' | 'ledger';
 const card = (o: Partial<IntentFacts> = {}): IntentFacts => ({ intent: 'pi_same', amountCents: 10000, surchargeCents: 0, type: PaymentType.CREDIT_CARD, method: 'visa', feeCents: 320, charge: 'ch_same', session: 'cs_same', ...o });
 const ach = (o: Partial<IntentFacts> = {}): IntentFacts => card({ type: PaymentType.ACH, method: 'bank_transfer', feeCents: 0, ...o });
 
-/** The facts recorded on the invoice in one transaction by one path, as the webhook runs it; the short path's answer. */
-async function record(path: Path, tenant: Tenant, invoiceUuid: string, facts: IntentFacts, status: PaymentStatus): Promise<boolean> {
+/**
+ * The facts recorded on the invoice by one path, as the webhook runs it: the short path's one
+ * statement (the event `evt_same`, forgotten first, so that each call is its first delivery), or the
+ * ledger's transaction. The short path's answer ('handled', 'duplicate', or null: left to the ledger).
+ */
+async function record(path: Path, tenant: Tenant, invoiceUuid: string, facts: IntentFacts, status: PaymentStatus, o: { forget?: boolean } = {}): Promise<string | null> {
   const em = t.orm.em.fork({ clear: true });
+  if (path === 'short') {
+    if (o.forget !== false) await db.query(`delete from stripe_events where id = 'evt_same'`);
+    return recordFirstPayment(em, tenant.companyUuid, { id: 'evt_same', type: 'checkout.session.completed' }, invoiceUuid, facts, status, 'acct_same');
+  }
   actAsStripe(em, 'evt_same');
   return em.transactional(async (txEm) => {
     const tx = stripeContext(txEm as EntityManager, tenant.companyUuid, 'evt_same');
-    if (path === 'short') return recordFirstPayment(tx, invoiceUuid, facts, status, 'acct_same');
     await recordIntent(tx, await lockInvoice(tx, invoiceUuid), facts, status, 'acct_same');
-    return true;
+    return 'handled';
   });
+}
+
+/** The tenant's payment settings name the account `acct_same` (taken from the tenant that had it). */
+async function ownAccount(tenant: Tenant): Promise<void> {
+  await db.query(`update payment_settings set stripe_account_id = null where stripe_account_id = 'acct_same'`);
+  await db.query(`insert into payment_settings (company_uuid, stripe_account_id) values ($1, 'acct_same') on conflict (company_uuid) do update set stripe_account_id = 'acct_same'`, [tenant.companyUuid]);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -62,6 +76,7 @@ const lastEvent = async () => Number((await db.query(`select coalesce(max(id), 0
 async function run(path: Path, setup: (tenant: Tenant) => Promise<string>, facts: IntentFacts, status: PaymentStatus) {
   const tenant = await createTenant(t, { name: 'Same Co' });
   const invoiceUuid = await setup(tenant);
+  if (path === 'short') await ownAccount(tenant);
   const since = await lastEvent();
   const answered = await record(path, tenant, invoiceUuid, facts, status);
   return { answered, state: await state(tenant, since) };
@@ -97,22 +112,68 @@ describe('Stripe: the short path of a first payment', () => {
   it.each(scenarios)('writes what the ledger writes: %s', async (_name, setup, facts, status) => {
     const short = await run('short', setup, facts, status);
     const ledger = await run('ledger', setup, facts, status);
-    expect(short.answered).toBe(true);
+    expect(short.answered).toBe('handled');
     expect((short.state.events as unknown[]).length).toBeGreaterThan(0);
     expect(short.state).toEqual(ledger.state);
   });
 
   it('leaves an intent that has a payment, and a payment beyond the balance, to the ledger, having written nothing', async () => {
     const a = await createTenant(t);
+    await ownAccount(a);
     const inv = await makeInvoice(t, a);
     await pay(t, a, inv.uuid, 30);
     const since = await lastEvent();
     const before = await state(a, since);
-    expect(await record('short', a, inv.uuid, card(), PaymentStatus.COMPLETED)).toBe(false);
+    expect(await record('short', a, inv.uuid, card(), PaymentStatus.COMPLETED)).toBeNull();
     expect(await state(a, since)).toEqual(before);
-    expect(await record('ledger', a, inv.uuid, card({ amountCents: 5000 }), PaymentStatus.PENDING)).toBe(true);
+    expect(await record('ledger', a, inv.uuid, card({ amountCents: 5000 }), PaymentStatus.PENDING)).toBe('handled');
     const known = await state(a, since);
-    expect(await record('short', a, inv.uuid, card({ amountCents: 5000 }), PaymentStatus.COMPLETED)).toBe(false);
+    expect(await record('short', a, inv.uuid, card({ amountCents: 5000 }), PaymentStatus.COMPLETED)).toBeNull();
     expect(await state(a, since)).toEqual(known);
+    // Nor the event's id: the ledger handles it next.
+    expect((await db.query(`select id from stripe_events where id = 'evt_same'`)).rows).toEqual([]);
+  });
+
+  it("leaves a deleted invoice, and another company's, to the ledger, having written nothing", async () => {
+    const a = await createTenant(t);
+    await ownAccount(a);
+    const b = await createTenant(t);
+    const deleted = await makeInvoice(t, a);
+    await db.query(`update invoices set deleted_at = now() where uuid = $1`, [deleted.uuid]);
+    const theirs = await makeInvoice(t, b);
+    const since = await lastEvent();
+    const before = await state(a, since);
+    expect(await record('short', a, deleted.uuid, card(), PaymentStatus.COMPLETED)).toBeNull();
+    expect(await record('short', a, theirs.uuid, card(), PaymentStatus.COMPLETED)).toBeNull();
+    expect(await state(a, since)).toEqual(before);
+    expect((await db.query(`select count(*)::int as n from payments where invoice_uuid = $1`, [theirs.uuid])).rows[0].n).toBe(0);
+  });
+
+  it("leaves an account that is not the company's (any more) to the ledger, having written nothing", async () => {
+    const a = await createTenant(t);
+    const inv = await makeInvoice(t, a);
+    const since = await lastEvent();
+    const before = await state(a, since);
+    // No account yet; then one, moved to another company.
+    expect(await record('short', a, inv.uuid, card(), PaymentStatus.COMPLETED)).toBeNull();
+    await ownAccount(a);
+    await ownAccount(await createTenant(t));
+    expect(await record('short', a, inv.uuid, card(), PaymentStatus.COMPLETED)).toBeNull();
+    expect(await state(a, since)).toEqual(before);
+    expect((await db.query(`select id from stripe_events where id = 'evt_same'`)).rows).toEqual([]);
+  });
+
+  it("records the event's id with its payment, and a repeated delivery writes nothing", async () => {
+    const a = await createTenant(t);
+    await ownAccount(a);
+    const inv = await makeInvoice(t, a);
+    expect(await record('short', a, inv.uuid, card({ amountCents: 4000 }), PaymentStatus.COMPLETED)).toBe('handled');
+    expect((await db.query(`select type, account, company_uuid, outcome from stripe_events where id = 'evt_same'`)).rows).toEqual([
+      { type: 'checkout.session.completed', account: 'acct_same', company_uuid: a.companyUuid, outcome: 'handled' },
+    ]);
+    const since = await lastEvent();
+    const once = await state(a, since);
+    expect(await record('short', a, inv.uuid, card({ amountCents: 4000 }), PaymentStatus.COMPLETED, { forget: false })).toBe('duplicate');
+    expect(await state(a, since)).toEqual(once);
   });
 });
