@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { unavailable } from '../errors/db-error';
 import { logger } from '../logger';
 import { ormOptions, type Orm } from './orm';
 import type { RequestContext } from '../data/context';
@@ -46,10 +47,16 @@ export interface ReplicaOptions {
   probeTimeoutMs?: number;
 }
 
-/** SQLSTATEs and errors of a replica that is going or gone, or of a query the replay cancelled. */
+/**
+ * SQLSTATEs and errors of a replica that is going or gone, or of a query the replay cancelled:
+ * among them every error that would answer 503 SERVICE_UNAVAILABLE (`unavailable`), such as pg's
+ * "Client has encountered a connection error and is not queryable" of a pooled connection whose
+ * server went away, so that a read the replica's stop cut short runs again on the primary.
+ */
 export function replicaFailure(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
+  const e = err as { code?: string; message?: string; cause?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
+  if (unavailable(e) || unavailable(e.cause)) return true;
   const code = e.code ?? '';
   return (
     /^(08|57P|53)/.test(code) ||
