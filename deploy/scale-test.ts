@@ -428,6 +428,8 @@ async function main(): Promise<void> {
     check('write-then-read pairs (REST and GraphQL writes, REST reads, different servers)', done, done > 0);
     check('stale reads', stale, stale === 0);
     check('errors from live processes (pairs)', errors, errors === 0, errorSamples.join(' | '));
+    // What the servers logged about them (a 503's cause is logged as 'service unavailable').
+    if (errors > 0) for (const s of servers) for (const line of s.out().split('\n').filter((l) => /"(service unavailable|request failed)"/.test(l)).slice(0, 3)) say(`${s.name}: ${line.slice(0, 2000)}`);
     check('errors through HAProxy (jobs, invoices, schedules) across the faults', lbErrors, lbErrors === 0);
     check('requests cut by the kill -9 (never acknowledged)', unacknowledged, true, 'a client retries them with their Idempotency-Key');
     check('acknowledged writes lost', `${lost} of ${ackedCount}`, lost === 0);

@@ -229,7 +229,10 @@ export function haproxyCfg(o: { port: number; servers: number[]; checkMs?: numbe
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 5s',
-    '  option http-server-close',
+    // Connections to the servers are kept and reused (HAProxy's default, http-reuse safe): one
+    // closed after each request cost each request a connection's setup on both sides. A request
+    // sent on one the server closed meanwhile (its keep-alive timeout, a drain) gets no response
+    // and is retried (empty-response, below).
     // A request whose connection is refused (a killed server) goes to another one.
     '  retries 3',
     '  option redispatch 1',

@@ -42,11 +42,16 @@ const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', 
 // connection was lost (and so rolled back) a moment before.
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Client has encountered a connection error|Timeout acquiring a connection|the database system is (starting up|shutting down)|Transaction query already complete/i;
 
+/**
+ * 503 SERVICE_UNAVAILABLE for an error of a database that is not reachable, or null. The error is
+ * its `cause`: logged with it, and recognised by a read on a replica that runs again on the
+ * primary (replicaFailure, src/db/replicas.ts) after a layer turned it into this AppError.
+ */
 export function unavailable(err: unknown): AppError | null {
   const e = err as { code?: string; name?: string; message?: string } | null;
   if (!e || typeof e !== 'object') return null;
   if ((e.code && UNAVAILABLE_CODES.has(e.code)) || e.name === 'KnexTimeoutError' || UNAVAILABLE_MESSAGES.test(e.message ?? '')) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly');
+    return Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly'), { cause: err });
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { replicaFailure } from '../../src/db/replicas';
-import { unavailable } from '../../src/errors/db-error';
+import { AppError } from '../../src/errors/app-error';
+import { asAppError, unavailable } from '../../src/errors/db-error';
 import { useDbClient, workerDatabase } from '../helpers/app';
 
 // A replica's failure (src/db/replicas.ts: the read then runs again on the primary) covers every
@@ -32,6 +33,8 @@ describe('a replica failure', () => {
     for (const err of [goodbye, next]) {
       expect(unavailable(err)).not.toBeNull();
       expect(replicaFailure(err)).toBe(true);
+      // Also once a layer has turned it into the 503 it would answer (src/rest/pipeline.ts does).
+      expect(replicaFailure(asAppError(err))).toBe(true);
     }
     await client.end().catch(() => undefined);
   });
@@ -55,6 +58,7 @@ describe('a replica failure', () => {
   });
 
   it("is not an error of the request's own", () => {
-    for (const err of [{ code: '23505' }, { code: '22P02' }, new Error('Undefined binding(s) detected'), null, 'text']) expect(replicaFailure(err)).toBe(false);
+    const busy = new AppError('SERVICE_UNAVAILABLE', 'Too many documents are being rendered; retry shortly');
+    for (const err of [{ code: '23505' }, { code: '22P02' }, new Error('Undefined binding(s) detected'), asAppError({ code: '23505' }), busy, null, 'text']) expect(replicaFailure(err)).toBe(false);
   });
 });
