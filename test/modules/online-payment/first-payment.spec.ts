@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockInvoice } from '../../../src/modules/invoice/invoice.balance';
+import { usePreparedStatements } from '../../../src/data/prepared';
 import { recordFirstPayment } from '../../../src/modules/online-payment/first-payment';
 import { actAsStripe, type IntentFacts, recordIntent, stripeContext } from '../../../src/modules/online-payment/online-ledger';
 import { PaymentStatus, PaymentType } from '../../../src/modules/payment/payment.entity';
@@ -115,6 +116,18 @@ describe('Stripe: the short path of a first payment', () => {
     expect(short.answered).toBe('handled');
     expect((short.state.events as unknown[]).length).toBeGreaterThan(0);
     expect(short.state).toEqual(ledger.state);
+  });
+
+  it('writes the same as an unnamed statement (DB_PREPARED_STATEMENTS=false, as through PgBouncer)', async () => {
+    const [, setup, facts, status] = scenarios[0];
+    usePreparedStatements(false);
+    try {
+      const short = await run('short', setup, facts, status);
+      expect(short.answered).toBe('handled');
+      expect(short.state).toEqual((await run('ledger', setup, facts, status)).state);
+    } finally {
+      usePreparedStatements(true);
+    }
   });
 
   it('leaves an intent that has a payment, and a payment beyond the balance, to the ledger, having written nothing', async () => {
