@@ -77,6 +77,24 @@ async function firstTime(tx: RequestContext, event: Stripe.Event, outcome: Outco
   return rows.length > 0;
 }
 
+/**
+ * The company of the event's connected account (404 for none), which a checkout session's metadata
+ * must name, with its invoice. `remembered`: for a session, the company this process last read for
+ * the account, when the metadata names it (companyOfAccountSeen: a hint, which the usual event's
+ * statement checks), instead of a read.
+ */
+async function companyOf(em: EntityManager, account: string, session: Stripe.Checkout.Session | null, remembered: boolean): Promise<string> {
+  const md = session?.metadata ?? {};
+  const seen = session && remembered ? companyOfAccountSeen(account) : undefined;
+  const companyId = seen !== undefined && seen === md.company_uuid ? seen : await companyOfAccount(em, account);
+  if (!companyId) throw AppError.notFound('Company of this Stripe account');
+  if (session) {
+    if (md.company_uuid !== companyId) throw AppError.field('metadata.company_uuid', 'does not name the company of this Stripe account');
+    if (!isUuid(md.invoice_uuid ?? '')) throw AppError.field('metadata.invoice_uuid', 'is missing');
+  }
+  return companyId;
+}
+
 /** An event about a payment this server did not make: rolled back, answered 200 'ignored'. */
 class NotOurs extends Error {}
 
@@ -97,30 +115,19 @@ async function handle(root: EntityManager, event: Stripe.Event): Promise<Outcome
   const em = root.fork({ clear: true });
   const object = event.data.object as unknown as Record<string, unknown>;
   const session = event.type.startsWith('checkout.session.') ? (object as unknown as Stripe.Checkout.Session) : null;
+  let companyId = await companyOf(em, account, session, true);
   let facts: IntentFacts | null = null;
   if (session) {
-    // The usual event of an account whose company this process has read: straight to its one
-    // statement (first-payment.ts), which checks that the account is still the company's.
-    const seen = companyOfAccountSeen(account);
-    const md = session.metadata ?? {};
-    if (seen && seen === md.company_uuid && isUuid(md.invoice_uuid ?? '')) {
-      facts = await intentFacts(session, account);
-      const outcome = await recordFirstPayment(em, seen, event, md.invoice_uuid!, facts, sessionStatus(event, session), account);
-      if (outcome) return outcome;
-    }
-  }
-  const companyId = await companyOfAccount(em, account);
-  if (!companyId) throw AppError.notFound('Company of this Stripe account');
-  if (session) {
-    const md = session.metadata ?? {};
-    if (md.company_uuid !== companyId) throw AppError.field('metadata.company_uuid', 'does not name the company of this Stripe account');
-    if (!isUuid(md.invoice_uuid ?? '')) throw AppError.field('metadata.invoice_uuid', 'is missing');
-    if (!facts) {
-      facts = await intentFacts(session, account);
-      // The usual event in one statement; any other by the ledger's transaction below.
-      const outcome = await recordFirstPayment(em, companyId, event, md.invoice_uuid!, facts, sessionStatus(event, session), account);
-      if (outcome) return outcome;
-    }
+    // Stripe's refusal of a remembered company's read is answered as a fresh read would refuse it.
+    facts = await intentFacts(session, account).catch(async (err: unknown) => {
+      await companyOf(em, account, session, false);
+      throw err;
+    });
+    // The usual event in one statement (first-payment.ts); any other by the ledger's transaction
+    // below, with the account's company read now (the statement may have declined a remembered one).
+    const outcome = await recordFirstPayment(em, companyId, event, session.metadata!.invoice_uuid, facts, sessionStatus(event, session), account);
+    if (outcome) return outcome;
+    companyId = await companyOf(em, account, session, false);
   }
   const result = await em.transactional(async (txEm): Promise<{ outcome: Outcome; payment?: Payment }> => {
     const tx = stripeContext(txEm as EntityManager, companyId, event.id);

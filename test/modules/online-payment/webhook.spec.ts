@@ -110,6 +110,36 @@ describe('Stripe webhook: reconciliation', () => {
     expect((await deliver(t, stand, event)).body.data.outcome).toBe('handled');
   });
 
+  it("refuses an event of an account that moved to another company since this process last read it, as a fresh read would", async () => {
+    const a = await createTenant(t);
+    const b = await createTenant(t, { name: 'Successor' });
+    const first = await paidSession(a);
+    // A's account is remembered by the event it handled; then it moves to B.
+    expect((await deliver(t, stand, stand.sessionEvent('checkout.session.completed', first.session))).body.data.outcome).toBe('handled');
+    const inv = await makeInvoice(t, a, { line_items: [{ description: 'Work', quantity: 1, unit_price: 100 }] });
+    const session = (await checkout(t, a, inv.uuid)).session_id;
+    stand.pay(session);
+    // Another of A's sessions, made on an account A had before (Stripe does not know its intent under this one).
+    const older = await paidSession(a);
+    await db.query(`update payment_settings set stripe_account_id = null where company_uuid = $1`, [a.companyUuid]);
+    await connect(t, b);
+    await db.query(`update payment_settings set stripe_account_id = $1 where company_uuid = $2`, [first.account, b.companyUuid]);
+    // While A is still remembered for the account (a refusal reads it again, and remembers B).
+    const unknownThere = await deliver(t, stand, stand.event('checkout.session.completed', { ...stand.sessionEvent('checkout.session.completed', older.session).data.object }, first.account));
+    expect([unknownThere.status, unknownThere.body.error?.details?.[0]?.field]).toEqual([400, 'metadata.company_uuid']);
+    // A again for the account, read by an event of it (a refund not ours), then B again.
+    await db.query(`update payment_settings set stripe_account_id = null where company_uuid = $1`, [b.companyUuid]);
+    await db.query(`update payment_settings set stripe_account_id = $1 where company_uuid = $2`, [first.account, a.companyUuid]);
+    expect((await deliver(t, stand, stand.event('charge.refunded', { id: 'ch_z', object: 'charge', amount: 1, amount_refunded: 1, payment_intent: 'pi_elsewhere', metadata: {} }, first.account))).body.data.outcome).toBe('ignored');
+    await db.query(`update payment_settings set stripe_account_id = null where company_uuid = $1`, [a.companyUuid]);
+    await db.query(`update payment_settings set stripe_account_id = $1 where company_uuid = $2`, [first.account, b.companyUuid]);
+    const moved = await deliver(t, stand, stand.sessionEvent('checkout.session.completed', session));
+    expect([moved.status, moved.body.error?.details?.[0]?.field]).toEqual([400, 'metadata.company_uuid']);
+    expect(await payments(inv.uuid)).toEqual([]);
+    expect(await payments(older.inv.uuid)).toEqual([]);
+    expect(await recorded()).toBe(1);
+  });
+
   it('refunds from the API and from the dashboard are each recorded once; balances and statuses follow on both surfaces', async () => {
     const a = await createTenant(t);
     const { account, inv, session, intent } = await paidSession(a);
