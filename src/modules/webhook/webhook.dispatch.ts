@@ -17,6 +17,14 @@ import { Event } from '../event/event.types';
 
 export const DISPATCH_BATCH = 500;
 
+/**
+ * A row when an event lies past the cursor. Ordered by position, so that it reads the position
+ * index from the cursor on: without the order, the planner expects a third of the table past the
+ * cursor and scans the table for the first one, which, with nothing due, reads every event every
+ * turn (test/modules/webhook/due.spec.ts).
+ */
+export const DUE_SQL = `select 1 from events where position > coalesce((select position from webhook_dispatch_state where id = 1), 0) order by position limit 1`;
+
 interface Positioned extends EventRow {
   company_uuid: string;
   position: string;
@@ -39,7 +47,7 @@ export async function dispatchEvents(orm: Orm, batch = DISPATCH_BATCH): Promise<
   const conn = orm.em.getConnection();
   await conn.execute(ASSIGN_SQL);
   // Idle turns stay one statement: a transaction only when there is something to read.
-  const [due] = await conn.execute<unknown[]>(`select 1 from events where position > coalesce((select position from webhook_dispatch_state where id = 1), 0) limit 1`);
+  const [due] = await conn.execute<unknown[]>(DUE_SQL);
   if (!due) return 0;
   const knex = orm.em.getConnection().getKnex();
   return knex.transaction(async (trx) => {

@@ -57,14 +57,31 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-/** The company's payments, invoices, jobs and the events after `since`, in their order. */
+/**
+ * The company's payments, invoices, jobs and the events after `since`: each transaction's events
+ * together, in the transactions' order, and within one by resource and type. The two paths write
+ * the same events in another order within the transaction (the short path writes the payment last:
+ * migration 0045); `order` is each transaction's resources in the order written.
+ */
 async function state(tenant: Tenant, since: number) {
   const rows = async (sql: string) => plain((await db.query(sql, [tenant.companyUuid])).rows);
+  const events = (
+    await db.query(
+      `select type, resource, actor, row, previous, dense_rank() over (order by first) as tx
+         from (select *, min(id) over (partition by xid) as first from events where company_uuid = $1 and id > $2) as e order by id`,
+      [tenant.companyUuid, since],
+    )
+  ).rows as { type: string; resource: string; tx: string }[];
+  const order = [...new Set(events.map((e) => e.tx))].map((tx) => events.filter((e) => e.tx === tx).map((e) => e.resource));
+  const sorted = [...events].sort((a, b) => Number(a.tx) - Number(b.tx) || a.resource.localeCompare(b.resource) || a.type.localeCompare(b.type)).map(({ tx: _tx, ...e }) => e);
   return {
-    payments: await rows(`select * from payments where company_uuid = $1 order by payment_number::int`),
-    invoices: await rows(`select * from invoices where company_uuid = $1 order by invoice_number`),
-    jobs: await rows(`select * from jobs where company_uuid = $1 order by job_number::int`),
-    events: plain((await db.query(`select type, resource, actor, row, previous from events where company_uuid = $1 and id > $2 order by id`, [tenant.companyUuid, since])).rows),
+    state: {
+      payments: await rows(`select * from payments where company_uuid = $1 order by payment_number::int`),
+      invoices: await rows(`select * from invoices where company_uuid = $1 order by invoice_number`),
+      jobs: await rows(`select * from jobs where company_uuid = $1 order by job_number::int`),
+      events: plain(sorted),
+    },
+    order,
   };
 }
 
@@ -80,7 +97,8 @@ async function run(path: Path, setup: (tenant: Tenant) => Promise<string>, facts
   if (path === 'short') await ownAccount(tenant);
   const since = await lastEvent();
   const answered = await record(path, tenant, invoiceUuid, facts, status);
-  return { answered, state: await state(tenant, since) };
+  const now = await state(tenant, since);
+  return { answered, state: now.state, order: now.order };
 }
 
 const scenarios: Array<[string, (tenant: Tenant) => Promise<string>, IntentFacts, PaymentStatus]> = [
@@ -116,6 +134,11 @@ describe('Stripe: the short path of a first payment', () => {
     expect(short.answered).toBe('handled');
     expect((short.state.events as unknown[]).length).toBeGreaterThan(0);
     expect(short.state).toEqual(ledger.state);
+    // One transaction; the short path's payment last (its number's lock held for that write only).
+    expect(short.order).toHaveLength(1);
+    const firstPayment = short.order[0].indexOf('payment');
+    expect(firstPayment).toBeGreaterThanOrEqual(0);
+    expect(short.order[0].slice(firstPayment).every((r) => r === 'payment')).toBe(true);
   });
 
   it('writes the same as an unnamed statement (DB_PREPARED_STATEMENTS=false, as through PgBouncer)', async () => {
