@@ -14,9 +14,8 @@ import { Migration } from '@mikro-orm/migrations';
 // other case (the account is not the company's, no such live invoice of the company, an intent that
 // has a payment, a Completed payment beyond the balance) raises SQLSTATE FS001, which rolls back all it did: the caller then
 // hands the event to the ledger.
-export class Migration20261130000044_stripe_first_payment extends Migration {
-  async up(): Promise<void> {
-    this.addSql(`create function stripe_first_payment(p_company uuid, p_event text, p_type text, p_account text, p_actor text, p_invoice uuid, p_payment jsonb, p_now timestamptz)
+/** The function as this migration makes it (migration 0045 replaces it, and restores it when undone). */
+export const STRIPE_FIRST_PAYMENT_0044 = `create function stripe_first_payment(p_company uuid, p_event text, p_type text, p_account text, p_actor text, p_invoice uuid, p_payment jsonb, p_now timestamptz)
       returns text language plpgsql as $$
       declare
         v_amount numeric := (p_payment->>'amount')::numeric;
@@ -93,7 +92,11 @@ export class Migration20261130000044_stripe_first_payment extends Migration {
           end if;
         end if;
         return 'handled';
-      end $$`);
+      end $$`;
+
+export class Migration20261130000044_stripe_first_payment extends Migration {
+  async up(): Promise<void> {
+    this.addSql(STRIPE_FIRST_PAYMENT_0044);
   }
 
   async down(): Promise<void> {
