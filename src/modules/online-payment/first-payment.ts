@@ -11,12 +11,12 @@ import { type IntentFacts, newIntentPayment, stripeActor } from './online-ledger
 
 // The usual Stripe event in one statement (docs/payments.md, "Speed"): the first event of a
 // PaymentIntent, whose payment fits the invoice's balance. The database function
-// stripe_first_payment (migration 0044) writes what the ledger writes (the event's id, then
+// stripe_first_payment (migrations 0044, 0045) writes what the ledger writes (the event's id, then
 // recordIntent and syncInvoice: test/modules/online-payment/first-payment.spec.ts compares the rows
 // and events) in the statement's own transaction. The company's payment number, whose row lock every
-// payment of the company waits for, is so held for the function's last statements and the commit,
-// not for round trips between the server and the database. Anything else is left to the ledger,
-// with nothing written.
+// payment of the company waits for, is taken last and so held for the payment's insert and the
+// commit, not for the invoice's and job's writes or round trips between the server and the database.
+// Anything else is left to the ledger, with nothing written.
 
 /** SQLSTATE of stripe_first_payment's refusal: not the usual event (migration 0044). */
 const NOT_USUAL = 'FS001';
