@@ -14,8 +14,9 @@ import { type IntentFacts, newIntentPayment, stripeActor } from './online-ledger
 // stripe_first_payment (migrations 0044, 0045) writes what the ledger writes (the event's id, then
 // recordIntent and syncInvoice: test/modules/online-payment/first-payment.spec.ts compares the rows
 // and events) in the statement's own transaction. The company's payment number, whose row lock every
-// payment of the company waits for, is taken last and so held for the payment's insert and the
-// commit, not for the invoice's and job's writes or round trips between the server and the database.
+// payment of the company waits for, is taken after the invoice's update and so held for the
+// payment's insert, the job's sync and the commit, not for the invoice's write or round trips
+// between the server and the database.
 // Anything else is left to the ledger, with nothing written.
 
 /** SQLSTATE of stripe_first_payment's refusal: not the usual event (migration 0044). */

@@ -4,7 +4,8 @@ import { usePreparedStatements } from '../../../src/data/prepared';
 import { recordFirstPayment } from '../../../src/modules/online-payment/first-payment';
 import { actAsStripe, type IntentFacts, recordIntent, stripeContext } from '../../../src/modules/online-payment/online-ledger';
 import { PaymentStatus, PaymentType } from '../../../src/modules/payment/payment.entity';
-import { createTenant, type Tenant, useDbClient, useTestApp } from '../../helpers/app';
+import { Client } from 'pg';
+import { createTenant, type Tenant, useDbClient, useTestApp, workerDatabase } from '../../helpers/app';
 import { makeInvoice, pay } from '../../helpers/billing';
 
 // The short path of a PaymentIntent's first event (src/modules/online-payment/first-payment.ts, the
@@ -60,8 +61,8 @@ function plain(v: unknown): unknown {
 /**
  * The company's payments, invoices, jobs and the events after `since`: each transaction's events
  * together, in the transactions' order, and within one by resource and type. The two paths write
- * the same events in another order within the transaction (the short path writes the payment last:
- * migration 0045); `order` is each transaction's resources in the order written.
+ * the same events in another order within the transaction (the short path writes the invoice before
+ * the payment: migration 0045); `order` is each transaction's resources in the order written.
  */
 async function state(tenant: Tenant, since: number) {
   const rows = async (sql: string) => plain((await db.query(sql, [tenant.companyUuid])).rows);
@@ -134,11 +135,13 @@ describe('Stripe: the short path of a first payment', () => {
     expect(short.answered).toBe('handled');
     expect((short.state.events as unknown[]).length).toBeGreaterThan(0);
     expect(short.state).toEqual(ledger.state);
-    // One transaction; the short path's payment last (its number's lock held for that write only).
+    // One transaction; the short path writes the invoice, then the payment, then the job (its
+    // number's lock taken after the invoice's write, and before the job's, as the ledger takes it).
     expect(short.order).toHaveLength(1);
-    const firstPayment = short.order[0].indexOf('payment');
-    expect(firstPayment).toBeGreaterThanOrEqual(0);
-    expect(short.order[0].slice(firstPayment).every((r) => r === 'payment')).toBe(true);
+    const rank = { invoice: 0, payment: 1, job: 2 } as Record<string, number>;
+    const ranks = short.order[0].map((r) => rank[r]);
+    expect(ranks).toContain(1);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
   });
 
   it('writes the same as an unnamed statement (DB_PREPARED_STATEMENTS=false, as through PgBouncer)', async () => {
@@ -211,5 +214,38 @@ describe('Stripe: the short path of a first payment', () => {
     const once = await state(a, since);
     expect(await record('short', a, inv.uuid, card({ amountCents: 4000 }), PaymentStatus.COMPLETED, { forget: false })).toBe('duplicate');
     expect(await state(a, since)).toEqual(once);
+  });
+
+  it("takes the payment number before the job's lock, as a payment made through the API does: the two wait, never deadlock", async () => {
+    const a = await createTenant(t);
+    await ownAccount(a);
+    const first = await makeInvoice(t, a);
+    const other = await makeInvoice(t, a, { job_uuid: first.job_uuid });
+    // What a payment through the API holds at its syncJobPaidAt: the number's row (taken), then the
+    // job's. Here a transaction takes the number, waits until the statement waits for it, then
+    // locks the job: with the job locked before the number, the statement would hold it, and the
+    // two would deadlock (one of them refused after deadlock_timeout).
+    const holder = new Client({ connectionString: await workerDatabase() });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(
+        `insert into company_sequences (company_uuid, name, value) values ($1, 'payment_number', 0)
+         on conflict (company_uuid, name) do update set value = company_sequences.value`,
+        [a.companyUuid],
+      );
+      const recorded = record('short', a, other.uuid, card(), PaymentStatus.COMPLETED);
+      let waited = false;
+      for (let i = 0; i < 400 && !waited; i++) {
+        waited = !!(await db.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%stripe_first_payment%'`)).rowCount;
+        if (!waited) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(waited).toBe(true);
+      await holder.query(`select 1 from jobs where uuid = $1 for update`, [first.job_uuid]);
+      await holder.query('commit');
+      expect(await recorded).toBe('handled');
+    } finally {
+      await holder.end();
+    }
   });
 });

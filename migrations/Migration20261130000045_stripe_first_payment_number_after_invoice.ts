@@ -2,13 +2,14 @@ import { Migration } from '@mikro-orm/migrations';
 import { STRIPE_FIRST_PAYMENT_0044 } from './Migration20261130000044_stripe_first_payment';
 
 // stripe_first_payment (migration 0044; docs/payments.md, "Speed") takes the company's payment number
-// last: the invoice and its job are written first, then the number and the payment, so that the
-// number's row lock, which every payment of the company waits for until the commit, is held for
-// one insert and the commit instead of the invoice's and the job's writes as well. The events of
-// its transaction are so written in that order (invoice, job, payment: docs/events.md). The payment
-// is inserted by a statement planned once (every column of the table from the entity's values)
-// instead of one built at each call.
-export class Migration20261130000045_stripe_first_payment_number_last extends Migration {
+// after the invoice's update: the invoice is written first, then the number, the payment and the
+// job, so that the number's row lock, which every payment of the company waits for until the commit,
+// is no longer held for the invoice's write (the largest, with its event rows). The job stays after
+// the number, the order of every transaction that takes one. The events of its transaction are so
+// written in that order (invoice, payment, job: docs/events.md). The payment is inserted by a
+// statement planned once (every column of the table from the entity's values) instead of one built
+// at each call.
+export class Migration20261130000045_stripe_first_payment_number_after_invoice extends Migration {
   async up(): Promise<void> {
     this.addSql(`create or replace function stripe_first_payment(p_company uuid, p_event text, p_type text, p_account text, p_actor text, p_invoice uuid, p_payment jsonb, p_now timestamptz)
       returns text language plpgsql as $$
@@ -61,11 +62,23 @@ export class Migration20261130000045_stripe_first_payment_number_last extends Mi
             v_status := 'Pending';
           end if;
         end if;
-        -- The invoice, then its job; the payment last (below).
+        -- The invoice first; then the number and the payment; then the job.
         if v_paid <> v_invoice.paid_amount or v_balance <> v_invoice.balance_amount or v_status <> v_invoice.status then
           update invoices set paid_amount = v_paid, balance_amount = v_balance, status = v_status, updated_at = p_now
             where uuid = p_invoice and company_uuid = p_company;
         end if;
+        -- The company's next payment number, then the payment (the invoice's customer's), after the
+        -- invoice's update: the number's row lock, which every payment of the company waits for
+        -- until the commit, is so held for this insert, the job's sync and the commit. The job comes
+        -- after the number, as in every transaction that takes one (the ledger, a payment made
+        -- through the API: their syncJobPaidAt follows their nextSequence): the other order could
+        -- deadlock with them. The payment's columns are the payments table's, in its order: every
+        -- one from the entity's values (insertObject), none left to a default.
+        insert into company_sequences (company_uuid, name, value) values (p_company, 'payment_number', 1)
+          on conflict (company_uuid, name) do update set value = company_sequences.value + 1
+          returning value into v_number;
+        insert into payments
+          select * from jsonb_populate_record(null::payments, p_payment || jsonb_build_object('payment_number', v_number::text, 'customer_uuid', v_invoice.customer_uuid));
         -- syncJobPaidAt: the job's row lock, then its invoices counted; paid_at while all (at least one) are Paid.
         if v_invoice.job_uuid is not null then
           select j.paid_at into v_job from jobs j where j.uuid = v_invoice.job_uuid and j.company_uuid = p_company for update;
@@ -78,15 +91,6 @@ export class Migration20261130000045_stripe_first_payment_number_last extends Mi
             end if;
           end if;
         end if;
-        -- The company's next payment number, then the payment (the invoice's customer's): last, so
-        -- that the number's row lock, which every payment of the company waits for, is held only for
-        -- this insert and the commit. Its columns are the payments table's, in its order: every one
-        -- from the entity's values (insertObject), none left to a default.
-        insert into company_sequences (company_uuid, name, value) values (p_company, 'payment_number', 1)
-          on conflict (company_uuid, name) do update set value = company_sequences.value + 1
-          returning value into v_number;
-        insert into payments
-          select * from jsonb_populate_record(null::payments, p_payment || jsonb_build_object('payment_number', v_number::text, 'customer_uuid', v_invoice.customer_uuid));
         return 'handled';
       end $$`);
   }
