@@ -237,7 +237,7 @@ describe('Stripe: the short path of a first payment', () => {
       const recorded = record('short', a, other.uuid, card(), PaymentStatus.COMPLETED);
       let waited = false;
       for (let i = 0; i < 400 && !waited; i++) {
-        waited = !!(await db.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%stripe_first_payment%'`)).rowCount;
+        waited = !!(await db.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%stripe_first_payment%'`)).rowCount;
         if (!waited) await new Promise((r) => setTimeout(r, 25));
       }
       expect(waited).toBe(true);
