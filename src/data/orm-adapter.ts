@@ -83,8 +83,8 @@ export function runLogged<T>(em: EntityManager, sql: string, params: readonly un
   return connection.executeQuery(sql, async () => connection.transformRawResult(await query, method), { ...em.getLoggerContext(), query: sql, params });
 }
 
-interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<unknown>;
+export interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] } | string): Promise<unknown>;
 }
 
 /**
@@ -96,6 +96,21 @@ interface PgConnection {
  * message with the statement and its values).
  */
 export function runPooled<T>(em: EntityManager, sql: string, name: string, text: string, params: readonly unknown[], method: 'all' | 'get', trx?: unknown): Promise<T> {
+  return onPooledConnection<T>(em, sql, params, method, trx, (pg) => pg.query({ name, text, values: params as unknown[] }));
+}
+
+/**
+ * Runs `run` on a connection of the ORM's pool as runPooled runs its statement (logged, timed, the
+ * connection given back); `run` may send several queries on it, and its last result is the answer.
+ */
+export function onPooledConnection<T>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  method: 'all' | 'get',
+  trx: unknown,
+  run: (pg: PgConnection) => Promise<unknown>,
+): Promise<T> {
   const connection = em.getConnection() as any;
   // In a transaction, its client hands out the transaction's connection and takes nothing back.
   const tx = trx as { client: unknown; isCompleted(): boolean } | undefined;
@@ -107,7 +122,7 @@ export function runPooled<T>(em: EntityManager, sql: string, name: string, text:
       if (tx?.isCompleted()) throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
       const pg = (await client.acquireConnection()) as PgConnection;
       try {
-        return connection.transformRawResult(await pg.query({ name, text, values: params as unknown[] }), method);
+        return connection.transformRawResult(await run(pg), method);
       } finally {
         await client.releaseConnection(pg);
       }

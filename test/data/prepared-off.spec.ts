@@ -1,27 +1,99 @@
-import { SWEEP_SQL } from '../../src/db/write-sweep';
+import { Client } from 'pg';
+import { initOrm } from '../../src/db/orm';
+import { prepareUnlessThere, runStatement, statementOf, usePreparedStatements } from '../../src/data/prepared';
 import { createTenant, gql, rest, useTestApp } from '../helpers/app';
 
-// DB_PREPARED_STATEMENTS=false (for a pooler that does not keep prepared statements): the same
-// answers, every statement through MikroORM's execute (src/data/prepared.ts). Such a pooler cannot
-// LISTEN either: API_KEY_CACHE=false, as docs/access-and-operations.md says, so every request looks its key up.
+// DB_PREPARED_STATEMENTS=false (for a pooler in transaction mode that cannot keep a connection's
+// prepared statements for its client): a statement outside a transaction is kept with SQL's
+// PREPARE on each server connection it reaches and run as `EXECUTE name(values)`, one simple query
+// each (src/data/prepared.ts). Such a pooler cannot LISTEN either: API_KEY_CACHE=false, as
+// docs/access-and-operations.md says, so every request looks its key up.
 const t = useTestApp({ DB_PREPARED_STATEMENTS: 'false', API_KEY_CACHE: 'false' });
 
 describe('DB_PREPARED_STATEMENTS=false', () => {
-  it('answers lists and the key lookup through MikroORM, with the same results', async () => {
+  it('answers lists and the key lookup with EXECUTE of statements kept by name, never a named protocol statement', async () => {
     const a = await createTenant(t);
     await rest(t, a).post('/customers', { first_name: 'Ada', last_name: 'Lovelace' });
-    const conn = t.orm.em.getConnection();
-    const spy = jest.spyOn(conn, 'execute');
+    const original = Client.prototype.query;
+    const texts: string[] = [];
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: any[]) {
+      const q = args[0] as string | { name?: string; text: string };
+      texts.push(typeof q === 'string' ? q : `${q.name ?? ''}:${q.text}`);
+      return (original as any).apply(this, args);
+    });
     try {
       const list = await rest(t, a).get('/customers?limit=5');
       expect(list.body.data.customers.map((c: { first_name: string }) => c.first_name)).toEqual(['Ada']);
       const page = await gql(t, a, `{ customers(limit: 5) { items { firstName } pagination { total } } }`);
       expect(page.data.customers).toEqual({ items: [{ firstName: 'Ada' }], pagination: { total: 1 } });
-      // Key lookup and list, for each of the two requests (the write-position sweep that may follow
-      // the create's commit in the background is no request's statement, src/db/write-sweep.ts).
-      expect(spy.mock.calls.filter((c) => c[0] !== SWEEP_SQL)).toHaveLength(4);
     } finally {
       spy.mockRestore();
+    }
+    // The key lookup and the list, for each of the two requests; a first use on a connection prepares first.
+    const runs = texts.filter((q) => /(^|; )execute fsk_[0-9a-f]{24}\(/.test(q));
+    expect(runs).toHaveLength(4 + texts.filter((q) => q.startsWith('do $fsc$')).length);
+    expect(texts.filter((q) => /^fs[ck]_/.test(q))).toEqual([]);
+  });
+
+  it('prepares a statement on the first use on a connection, then only executes it, and prepares it again once it is gone', async () => {
+    const orm = await initOrm(t.url, 1);
+    const texts: string[] = [];
+    const original = Client.prototype.query;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: any[]) {
+      if (typeof args[0] === 'string') texts.push(args[0]);
+      return (original as any).apply(this, args);
+    });
+    try {
+      const sql = 'select ?::int + 1 as n';
+      const name = `fsk_${statementOf(sql).name.slice(4)}`;
+      const run = async (v: number) => (await runStatement<{ n: number }>(orm.em.fork(), sql, [v], 'get')).n;
+      expect(await run(1)).toBe(2);
+      expect(await run(2)).toBe(3);
+      await orm.em.getConnection().execute('deallocate all');
+      expect(await run(3)).toBe(4);
+      expect(texts.filter((q) => q.includes(name)).map((q) => q.replace(/^do \$fsc\$.*\$fsc\$; /s, 'prepare; '))).toEqual([
+        `execute ${name}('1')`,
+        `prepare; execute ${name}('1')`,
+        `execute ${name}('2')`,
+        `execute ${name}('3')`,
+        `prepare; execute ${name}('3')`,
+      ]);
+    } finally {
+      spy.mockRestore();
+      await orm.close(true);
+    }
+  });
+
+  it('prepares nothing where the statement is there already (a pooler gave another connection after the miss)', async () => {
+    const c = new Client({ connectionString: t.url });
+    await c.connect();
+    try {
+      const block = prepareUnlessThere('fsc_test_there', 'select $1::text as v');
+      await c.query(block);
+      await c.query(block);
+      expect((await c.query(`execute fsc_test_there('x')`)).rows).toEqual([{ v: 'x' }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('gives the answers of the named statement and of the values written into the text, for every kind of value', async () => {
+    const sql =
+      'select ?::text as s, ?::int as i, ?::float8 as f, ?::numeric as n, ?::boolean as b, ?::timestamptz as t, ?::date as d, ?::jsonb as j, ?::uuid as u, ? as x, ?::text is null as z';
+    const values = [`O'Brien \\ "quoted" ✓ $fsc$`, 42, 1.5, '12345678901234567890.25', false, new Date('2026-11-30T01:02:03.456Z'), '2026-02-28', { a: [1, "it's"], b: null }, '00000000-0000-4000-8000-000000000001', 'plain', null];
+    const orm = await initOrm(t.url, 1);
+    try {
+      const kept = await runStatement(orm.em.fork(), sql, values, 'get');
+      const keptAgain = await runStatement(orm.em.fork(), sql, values, 'get');
+      const plain = await orm.em.getConnection().execute(sql, values, 'get');
+      usePreparedStatements(true);
+      const named = await runStatement(orm.em.fork(), sql, values, 'get').finally(() => usePreparedStatements(false));
+      expect(kept).toEqual(named);
+      expect(keptAgain).toEqual(named);
+      expect(plain).toEqual(named);
+      expect(kept).toMatchObject({ s: values[0], i: 42, j: values[7], z: true });
+    } finally {
+      await orm.close(true);
     }
   });
 });

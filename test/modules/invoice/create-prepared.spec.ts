@@ -1,11 +1,12 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { usePreparedStatements } from '../../../src/data/prepared';
 import { createTenant, gql, rest, Tenant, useTestApp } from '../../helpers/app';
 import { makeCustomer, makeJob } from '../../helpers/billing';
 
 // An invoice create's two statements (loadParties and writeNew, src/modules/invoice/invoice.write.ts)
-// run as prepared statements (src/data/prepared.ts). The plain path is MikroORM's execute, the values
-// written into the text, which DB_PREPARED_STATEMENTS=false turns back on: both must write the same
+// run as prepared statements (src/data/prepared.ts), named statements of the protocol; with
+// DB_PREPARED_STATEMENTS=false, as statements kept by SQL's PREPARE and run by EXECUTE: both must write the same
 // invoice (lines, totals to the cent, number), the same job changes, the same events with their
 // actor, and answer the same on both surfaces, with an Idempotency-Key too.
 const t = useTestApp();
@@ -42,14 +43,22 @@ async function lastEvent(): Promise<number> {
   return row.id as number;
 }
 
-/** Statements sent through MikroORM's execute (the plain path) during `fn`. */
-async function executed<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  const spy = jest.spyOn(t.orm.em.getConnection(), 'execute');
+/**
+ * During `fn`: the statements run (MikroORM's connection runs and logs every one, whatever the
+ * path), those sent through MikroORM's execute (the plain path), and the simple queries pg sent.
+ */
+async function executed<T>(fn: () => Promise<T>): Promise<{ result: T; run: string[]; sql: string[]; simple: string[] }> {
+  const connection = t.orm.em.getConnection() as any;
+  const run = jest.spyOn(connection, 'executeQuery');
+  const spy = jest.spyOn(connection, 'execute');
+  const simple = jest.spyOn(Client.prototype, 'query');
   try {
     const result = await fn();
-    return { result, sql: spy.mock.calls.map((c) => String(c[0])) };
+    return { result, run: run.mock.calls.map((c) => String(c[0])), sql: spy.mock.calls.map((c) => String(c[0])), simple: simple.mock.calls.map((c) => c[0]).filter((q): q is string => typeof q === 'string') };
   } finally {
+    run.mockRestore();
     spy.mockRestore();
+    simple.mockRestore();
   }
 }
 const isCreateStatement = (sql: string) => sql.includes('"j__uuid"') || sql.includes('numbering_assign');
@@ -77,7 +86,7 @@ async function restCreate(a: Tenant, b: object) {
   return { answer: res.body.data, ...(await stored(res.body.data.uuid, res.body.data.job_uuid, since)) };
 }
 
-describe('invoice create, prepared and plain', () => {
+describe('invoice create, prepared by the protocol and by SQL (DB_PREPARED_STATEMENTS=false)', () => {
   it('writes and answers the same over REST: a job billed, a job already billed, a draft', async () => {
     const a = await createTenant(t);
     const customer = await makeCustomer(t, a);
@@ -91,9 +100,11 @@ describe('invoice create, prepared and plain', () => {
     for (const [what, plainBody, preparedBody] of cases) {
       const plain = await executed(() => plainly(() => restCreate(a, plainBody)));
       const prepared = await executed(() => restCreate(a, preparedBody));
-      // The plain path runs both statements through MikroORM; the prepared one neither.
-      expect([what, plain.sql.filter(isCreateStatement).length]).toEqual([what, 2]);
-      expect([what, prepared.sql.filter(isCreateStatement)]).toEqual([what, []]);
+      // Both statements run either way, neither through MikroORM's execute: as named statements of
+      // the protocol, or (DB_PREPARED_STATEMENTS=false) as EXECUTEs of statements kept by SQL's PREPARE.
+      for (const r of [plain, prepared]) expect([what, r.run.filter(isCreateStatement).length, r.sql.filter(isCreateStatement)]).toEqual([what, 2, []]);
+      expect(plain.simple.filter((q) => /(^|; )execute fsk_/.test(q)).length).toBeGreaterThanOrEqual(2);
+      expect(prepared.simple.filter((q) => /execute fsk_|do \$fsc\$/.test(q))).toEqual([]);
       const [p, o] = [plain.result, prepared.result];
       expect(o.invoice).toBeDefined();
       expect([what, norm(o)]).toEqual([what, norm(p)]);
