@@ -4,6 +4,7 @@ import { logger } from '../logger';
 import { ormOptions, type Orm } from './orm';
 import type { RequestContext } from '../data/context';
 import { readFrom } from '../auth/authenticate';
+import { runStatement } from '../data/prepared';
 
 // Lag-tolerant reads on streaming replicas, with read-your-writes across processes
 // (docs/scaling.md, "Reads on replicas"). Migration 0035 marks every transaction that writes a
@@ -78,12 +79,16 @@ export class Replicas {
   readonly counts = { replica: 0, primary: 0, retried: 0 };
   private readonly o: Required<ReplicaOptions>;
 
+  private readonly targets: Orm['em'];
+
   constructor(
     private readonly primary: Orm,
     urls: string[],
     options: ReplicaOptions = {},
   ) {
     this.o = { poolMax: 10, retryMs: 1_000, probeTimeoutMs: 500, ...options };
+    // The target's statement runs on the primary's pool, in no transaction; this context holds no entity.
+    this.targets = primary.em.fork();
     // initSync: no connection at start, so that a replica that is down does not stop the start.
     this.list = urls.map((url) => ({
       url,
@@ -105,7 +110,8 @@ export class Replicas {
    */
   async pick(companyId: string): Promise<{ orm: Orm; failed(err: unknown): boolean } | null> {
     if (!this.list.length) return null;
-    const rows = await this.primary.em.getConnection().execute<{ lsn: string }[]>(TARGET_SQL, [companyId, companyId]);
+    // Prepared (src/data/prepared.ts): every replica read asks it, and parsing it would cost the primary most of what the read saves.
+    const rows = await runStatement<{ lsn: string }[]>(this.targets, TARGET_SQL, [companyId, companyId]);
     const target = lsnValue(rows[0]?.lsn);
     const start = this.next++ % this.list.length;
     for (let i = 0; i < this.list.length; i++) {
