@@ -270,7 +270,7 @@ describe('lean read path', () => {
     expect(compared).toBeGreaterThan(10);
   });
 
-  it('loads by keys as a named prepared statement, with the rows MikroORM\'s execute gives (DB_PREPARED_STATEMENTS=false)', async () => {
+  it('loads by keys as a named prepared statement, with the rows of DB_PREPARED_STATEMENTS=false (the statement kept by SQL\'s PREPARE)', async () => {
     const demo = await seedDemoIfEmpty(t.orm);
     const companyId = demo!.company.uuid;
     const { usePreparedStatements } = await import('../../src/data/prepared');
@@ -285,10 +285,11 @@ describe('lean read path', () => {
       // The same statement through the transaction's connection, which then holds it prepared.
       const prepared = await t.orm.em.fork().transactional(async (em) => {
         const rows = await leanByKeys(em, { companyId }, cls, pk, keys, false);
-        const held = await em.getConnection().execute(`select statement from pg_prepared_statements where statement like ?`, [`% from "${meta.tableName}" as e where % and e."${meta.properties[pk].fieldNames[0]}" = any($2::%`], 'all', em.getTransactionContext());
+        const held = await em.getConnection().execute(`select statement from pg_prepared_statements where name like 'fsc\\_%' and statement like ?`, [`% from "${meta.tableName}" as e where % and e."${meta.properties[pk].fieldNames[0]}" = any($2::%`], 'all', em.getTransactionContext());
         expect(held).toHaveLength(1);
         return rows;
       });
+      // DB_PREPARED_STATEMENTS=false, outside a transaction: EXECUTE of the statement kept by SQL's PREPARE (src/data/prepared.ts).
       usePreparedStatements(false);
       const plain = await leanByKeys(tenantFork(companyId), { companyId }, cls, pk, keys, false).finally(() => usePreparedStatements(true));
       expect(prepared).toHaveLength(plain.length);
