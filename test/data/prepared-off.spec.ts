@@ -77,6 +77,24 @@ describe('DB_PREPARED_STATEMENTS=false', () => {
     }
   });
 
+  it('fails as the named statement fails: the driver error with its code, an undefined value refused before it is sent, the connection given back', async () => {
+    const orm = await initOrm(t.url, 1);
+    const errorOf = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; message: string }) => e);
+    try {
+      // Twice: on the miss (the block, then the EXECUTE, fails) and on the hit.
+      for (let i = 0; i < 2; i++) {
+        const kept = await errorOf(runStatement(orm.em.fork(), 'select 1 / ?::int as x', [0]));
+        expect([kept?.code, kept?.message]).toEqual(['22012', 'division by zero']);
+      }
+      const undefinedKept = await errorOf(runStatement(orm.em.fork(), 'select ?::int as x', [undefined]));
+      expect(undefinedKept?.message).toMatch(/^Undefined binding\(s\) detected/);
+      expect((await runStatement<{ x: number }>(orm.em.fork(), 'select 1 / ?::int as x', [1], 'get')).x).toBe(1);
+      expect((orm.em.getConnection().getKnex().client as { pool: { numUsed(): number } }).pool.numUsed()).toBe(0);
+    } finally {
+      await orm.close(true);
+    }
+  });
+
   it('gives the answers of the named statement and of the values written into the text, for every kind of value', async () => {
     const sql =
       'select ?::text as s, ?::int as i, ?::float8 as f, ?::numeric as n, ?::boolean as b, ?::timestamptz as t, ?::date as d, ?::jsonb as j, ?::uuid as u, ? as x, ?::text is null as z';
