@@ -170,7 +170,7 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string, 
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`exited with ${proc.exitCode}: ${log()}`);
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+      const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
       s.on('error', () => resolve(false));
     });
     if (ok) return;
