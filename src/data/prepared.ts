@@ -40,14 +40,13 @@ export async function runStatement<T = Record<string, unknown>>(
   if (!prepare || params.some((p) => Array.isArray(p))) return plain();
   let st = statements.get(sql);
   if (!st) statements.set(sql, (st = statementOf(sql)));
-  if (!enabled && (trx || !keepable(st, params))) return plain();
+  if (!enabled && (trx || st.kept === null || params.some((p) => p instanceof Uint8Array))) return plain();
   await connection.ensureConnection();
   // On the connection directly (runPooled, runKept: a pooled one, or the transaction's); the values
   // are checked as knex checks them, so that both ways refuse the same calls.
   if (st.text !== null) {
     if (params.some((p) => p === undefined)) throw new Error(`Undefined binding(s) detected: a value of the statement is undefined (${sql})`);
-    // Its own names (fsk_…): a connection's statements prepared by SQL and by the protocol share one namespace.
-    if (!enabled) return runKept<T>(em, sql, `fsk_${st.name.slice(4)}`, st.text, params, method);
+    if (!enabled) return runKept<T>(em, sql, st.kept!, st.text, params, method);
     return runPooled<T>(em, sql, st.name, st.text, params, method, trx);
   }
   const query = connection.getKnex().raw(sql, params).options({ name: st.name });
@@ -58,13 +57,23 @@ export async function runStatement<T = Record<string, unknown>>(
 /**
  * A statement's name (a hash of its text) and its text with PostgreSQL's placeholders: each `?`
  * becomes `$1`, `$2`, … as knex numbers them; null when the text holds `??` or an escaped `\?`
- * (knex's identifier and literal forms), which then go through knex.
+ * (knex's identifier and literal forms), which then go through knex. `kept`: its name when kept by
+ * SQL's PREPARE (runKept), its own (`fsk_…`), because a connection's statements prepared by SQL and
+ * by the protocol share one namespace; null when runKept cannot hold its text.
  */
-export function statementOf(sql: string): { name: string; text: string | null } {
-  const name = `fsc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-  if (/\?\?|\\\?/.test(sql)) return { name, text: null };
+export function statementOf(sql: string): Statement {
+  const hash = createHash('sha1').update(sql).digest('hex').slice(0, 24);
+  const name = `fsc_${hash}`;
+  if (/\?\?|\\\?/.test(sql)) return { name, text: null, kept: null };
   let n = 0;
-  return { name, text: sql.replace(/\?/g, () => `$${++n}`) };
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  return { name, text, kept: text.includes('$fsc$') ? null : `fsk_${hash}` };
+}
+
+interface Statement {
+  name: string;
+  text: string | null;
+  kept: string | null;
 }
 
 /** PostgreSQL's undefined_pstatement: EXECUTE of a name this connection has not prepared. */
@@ -98,11 +107,6 @@ export function prepareUnlessThere(name: string, text: string): string {
   return `do $fsc$ begin if not exists (select from pg_prepared_statements where name = '${name}') then execute ${escapeLiteral(`prepare ${name} as ${text}`)}; end if; end $fsc$`;
 }
 
-/** Whether runKept can run the statement: its text is PostgreSQL's, and no value is binary. */
-function keepable(st: { text: string | null }, params: readonly unknown[]): boolean {
-  return st.text !== null && !st.text.includes('$fsc$') && !params.some((p) => Buffer.isBuffer(p) || p instanceof Uint8Array);
-}
-
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknown): unknown };
 
@@ -111,7 +115,7 @@ function literal(value: unknown): string {
   return text === null || text === undefined ? 'null' : escapeLiteral(String(text));
 }
 
-const statements = new Map<string, { name: string; text: string | null }>();
+const statements = new Map<string, Statement>();
 
 let enabled = true;
 

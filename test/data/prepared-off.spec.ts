@@ -45,7 +45,7 @@ describe('DB_PREPARED_STATEMENTS=false', () => {
     });
     try {
       const sql = 'select ?::int + 1 as n';
-      const name = `fsk_${statementOf(sql).name.slice(4)}`;
+      const name = statementOf(sql).kept!;
       const run = async (v: number) => (await runStatement<{ n: number }>(orm.em.fork(), sql, [v], 'get')).n;
       expect(await run(1)).toBe(2);
       expect(await run(2)).toBe(3);
@@ -91,6 +91,22 @@ describe('DB_PREPARED_STATEMENTS=false', () => {
       expect((await runStatement<{ x: number }>(orm.em.fork(), 'select 1 / ?::int as x', [1], 'get')).x).toBe(1);
       expect((orm.em.getConnection().getKnex().client as { pool: { numUsed(): number } }).pool.numUsed()).toBe(0);
     } finally {
+      await orm.close(true);
+    }
+  });
+
+  it('runs through MikroORM what it cannot keep: a text holding the block\'s quote, a binary value', async () => {
+    const orm = await initOrm(t.url, 1);
+    const execute = jest.spyOn(orm.em.getConnection(), 'execute');
+    try {
+      const quoted = `select '$fsc$'::text as q, ?::int as n`;
+      expect(statementOf(quoted).kept).toBeNull();
+      expect(await runStatement(orm.em.fork(), quoted, [1], 'get')).toEqual({ q: '$fsc$', n: 1 });
+      const bytes = 'select length(?::bytea) as n';
+      expect(await runStatement(orm.em.fork(), bytes, [Buffer.from([0, 1, 2])], 'get')).toEqual({ n: 3 });
+      expect(execute.mock.calls.map((c) => c[0])).toEqual([quoted, bytes]);
+    } finally {
+      execute.mockRestore();
       await orm.close(true);
     }
   });
