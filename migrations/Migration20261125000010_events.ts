@@ -78,11 +78,17 @@ export const TRACKED: Tracked[] = [
 const ACTOR = `nullif(current_setting('fsc.actor', true), '')::jsonb`;
 const NOTE_TX = `if found then insert into event_transactions (xid) values (pg_current_xact_id()) on conflict do nothing; end if;`;
 
-/** The trigger functions of a tracked table (later migrations track their new tables with it). */
-export function triggerFunctions(t: Tracked): string[] {
+/**
+ * The trigger functions of a tracked table (later migrations track their new tables with it).
+ * `imagesOnce` (migration 0046, for every table tracked from then on): the update's function
+ * makes each row's two images once; without it, as this migration made them, the planner folds
+ * them into the comparison that finds `previous` and makes the new image again for every column.
+ */
+export function triggerFunctions(t: Tracked, o: { imagesOnce?: boolean } = {}): string[] {
   const r = t.resource;
   const minus = (t.omit ?? []).map((c) => ` - '${c}'`).join('');
   const image = t.extra ? `to_jsonb(n)${minus} || ${t.extra}` : `to_jsonb(n)${minus}`;
+  const updatedImage = o.imagesOnce ? (t.extra ? `j.new_image || ${t.extra}` : 'j.new_image') : image;
   const types = (pairs: Array<[string, string]>, first: string) =>
     `(select x.type from (values ${[[first, 'true'], ...pairs].map(([ty, cond]) => `('${ty}', ${cond})`).join(', ')}) as x(type, ok) where x.ok)`;
   // A soft delete or a restore is that event alone; any other change of a column is `.updated`
@@ -98,9 +104,9 @@ export function triggerFunctions(t: Tracked): string[] {
       ${NOTE_TX} return null; end $$`,
     `create function events_${t.table}_updated() returns trigger language plpgsql as $$ begin
       insert into events (company_uuid, type, resource, record_uuid, actor, row, previous)
-      select n.company_uuid, ty, '${r}', n.uuid, ${ACTOR}, ${image}, d.previous
+      select n.company_uuid, ty, '${r}', n.uuid, ${ACTOR}, ${updatedImage}, d.previous
       from new_rows n join old_rows o on o.uuid = n.uuid
-      cross join lateral (select to_jsonb(o)${minus} as old_image, to_jsonb(n)${minus} as new_image) as j
+      cross join lateral (select to_jsonb(o)${minus} as old_image, to_jsonb(n)${minus} as new_image${o.imagesOnce ? ' offset 0' : ''}) as j
       cross join lateral (select jsonb_object_agg(k.key, k.value) as previous from jsonb_each(j.old_image) as k where j.new_image -> k.key is distinct from k.value) as d
       cross join lateral unnest(${updateTypes}) as ty(ty)
       where d.previous is not null;

@@ -5,7 +5,7 @@ import { Tracked, triggerFunctions } from './Migration20261125000010_events';
 // .updated, .deleted and .restored, written by the same statement-level triggers as every other
 // tracked table. A crew change (assign) rewrites the visit's assigned_user_ids, so it is a
 // visit.updated with previous.assigned_user_ids.
-const VISITS: Tracked = { table: 'visits', resource: 'visit', changed: [], created: [] };
+export const VISITS: Tracked = { table: 'visits', resource: 'visit', changed: [], created: [] };
 
 export class Migration20261125000014_visit_events extends Migration {
   async up(): Promise<void> {

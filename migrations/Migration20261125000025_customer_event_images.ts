@@ -9,7 +9,7 @@ import { TRACKED, triggerFunctions } from './Migration20261125000010_events';
 // themselves. The customers' three trigger functions are made again with the two columns left out
 // of the row image and of the comparison that finds `previous`; the events already stored lose
 // them too. Nothing is lost: both columns are computed from fields the image keeps.
-const OMIT = ['search_text', 'phone_digits'];
+export const OMIT = ['search_text', 'phone_digits'];
 const customers = TRACKED.find((t) => t.table === 'customers')!;
 const replace = (sql: string) => sql.replace(/^create function/, 'create or replace function');
 

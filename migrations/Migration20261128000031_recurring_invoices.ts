@@ -6,7 +6,7 @@ import { Tracked, triggerFunctions } from './Migration20261125000010_events';
 // occurrence" whatever the number of processes, crashes or retries. Agreements join the event log
 // (recurring_invoice.*), and a change of a job's schedule is a job.schedule_changed event whose
 // object is the job as GET shows it.
-const AGREEMENTS: Tracked = { table: 'recurring_invoices', resource: 'recurring_invoice', changed: [], created: [] };
+export const AGREEMENTS: Tracked = { table: 'recurring_invoices', resource: 'recurring_invoice', changed: [], created: [] };
 
 export class Migration20261128000031_recurring_invoices extends Migration {
   async up(): Promise<void> {

@@ -34,6 +34,7 @@ import { Migration20261129000038_key_use_not_a_write } from './Migration20261129
 import { Migration20261130000043_visit_row_triggers } from './Migration20261130000043_visit_row_triggers';
 import { Migration20261130000044_stripe_first_payment } from './Migration20261130000044_stripe_first_payment';
 import { Migration20261130000045_stripe_first_payment_number_after_invoice } from './Migration20261130000045_stripe_first_payment_number_after_invoice';
+import { Migration20261130000046_event_images_once } from './Migration20261130000046_event_images_once';
 
 // Applied in this order; each migration has a working down().
 export const migrationsList = [
@@ -73,4 +74,5 @@ export const migrationsList = [
   { name: 'Migration20261130000043_visit_row_triggers', class: Migration20261130000043_visit_row_triggers },
   { name: 'Migration20261130000044_stripe_first_payment', class: Migration20261130000044_stripe_first_payment },
   { name: 'Migration20261130000045_stripe_first_payment_number_after_invoice', class: Migration20261130000045_stripe_first_payment_number_after_invoice },
+  { name: 'Migration20261130000046_event_images_once', class: Migration20261130000046_event_images_once },
 ];
