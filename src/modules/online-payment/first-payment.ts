@@ -3,11 +3,9 @@ import type Stripe from 'stripe';
 import { insertObject } from '../../data/entity-sql';
 import { runStatement } from '../../data/prepared';
 import { companyTodaySql } from '../company/company.rules';
-import { Company } from '../company/company.entity';
 import { actorSetting } from '../event/event.actor';
-import { Invoice } from '../invoice/invoice.entity';
 import { PaymentStatus } from '../payment/payment.entity';
-import { type IntentFacts, newIntentPayment, stripeActor } from './online-ledger';
+import { type IntentFacts, intentPayment, stripeActor } from './online-ledger';
 
 // The usual Stripe event in one statement (docs/payments.md, "Speed"): the first event of a
 // PaymentIntent, whose payment fits the invoice's balance. The database function
@@ -35,12 +33,17 @@ const isNotUsual = (err: unknown): boolean => {
  */
 export async function recordFirstPayment(em: EntityManager, companyId: string, event: Pick<Stripe.Event, 'id' | 'type'>, invoiceUuid: string, facts: IntentFacts, status: PaymentStatus, account: string): Promise<'handled' | 'duplicate' | null> {
   const invoice = invoiceUuid.toLowerCase();
-  // The customer and the number are set by the function (the locked invoice's, the next), the date
-  // is the company's today (now(): the statement's transaction's start).
-  const payment = newIntentPayment(em.getReference(Company, companyId), { invoice: em.getReference(Invoice, invoice), customer: null }, facts, account, '');
+  // The company and the invoice go in as their keys (no entity is made for either). The customer
+  // and the number are set by the function (the locked invoice's, the next), the date is the
+  // company's today (now(): the statement's transaction's start).
+  const payment = intentPayment(facts, account, '');
   payment.status = status;
   if (status === PaymentStatus.COMPLETED) payment.processedAt = new Date();
-  const row = insertObject(em, payment, { paymentDate: { sql: companyTodaySql('?::uuid'), params: [companyId] } });
+  const row = insertObject(em, payment, {
+    company: { sql: '?::uuid', params: [companyId] },
+    invoice: { sql: '?::uuid', params: [invoice] },
+    paymentDate: { sql: companyTodaySql('?::uuid'), params: [companyId] },
+  });
   try {
     const [result] = await runStatement<{ outcome: 'handled' | 'duplicate' }[]>(
       em,

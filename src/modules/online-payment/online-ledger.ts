@@ -65,12 +65,17 @@ export interface IntentFacts {
   session: string | null;
 }
 
-/** The intent's new payment, Pending and not numbered yet: recordIntent's, and recordFirstPayment's (first-payment.ts). */
+/** The intent's new payment, Pending and not numbered yet (recordIntent's). */
 export function newIntentPayment(company: Company, of: { invoice: Invoice; customer: Customer | null }, facts: IntentFacts, account: string, today: string): Payment {
+  return Object.assign(intentPayment(facts, account, today), { company, invoice: of.invoice, customer: of.customer });
+}
+
+/**
+ * newIntentPayment's values without its company, invoice and customer: recordFirstPayment's
+ * (first-payment.ts), which hands those to the database as keys.
+ */
+export function intentPayment(facts: IntentFacts, account: string, today: string): Payment {
   return Object.assign(new Payment(), {
-    company,
-    invoice: of.invoice,
-    customer: of.customer,
     createdBy: null,
     paymentType: facts.type,
     paymentMethod: facts.method,
