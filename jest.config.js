@@ -31,4 +31,7 @@ module.exports = {
   // Three workers on two cores: with two, the cores stood idle while tests waited on their child
   // processes, servers and timers (docs/testing.md, "Workers").
   maxWorkers: 3,
+  // A worker that has ended its suites reaches `exit` at once, then frees its heap: more than the
+  // default half second on two busy cores (docs/testing.md, "Workers").
+  workerGracefulExitTimeout: 5000,
 };
