@@ -24,6 +24,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  // MikroORM's async storages made as the entry points make them (src/db/settling-storage.ts).
+  setupFiles: ['<rootDir>/test/setup/settling-storage.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/retry.ts'],
   testTimeout: 60000,
   // The longest suites first (test/setup/sequencer.js).

@@ -1,5 +1,7 @@
 // First: V8's heap settings apply to everything loaded after them (src/ops/v8-heap.ts).
 import './ops/v8-heap-start';
+// Second: MikroORM's async storages, made before anything loads MikroORM (src/db/settling-storage.ts).
+import { ormStorages } from './db/settling-storage';
 import 'reflect-metadata';
 import { createServer, Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
@@ -22,6 +24,8 @@ async function main(): Promise<void> {
   logger.level = config.logLevel;
   const db = await openDatabase(config, (m) => logger.info(m));
   releaseDatabase = () => db.stop().catch(() => undefined);
+  // MikroORM loaded with its storages settling (the second import above), or a refusal to start.
+  ormStorages();
   const orm = await initOrm(db.url, config.dbPoolMax, config.debugSql);
   await requireExtensions(orm);
   // The session connection to the primary (DATABASE_DIRECT_URL, default DATABASE_URL): LISTEN,

@@ -1,5 +1,7 @@
 // First: V8's heap settings apply to everything loaded after them (src/ops/v8-heap.ts).
 import './ops/v8-heap-start';
+// Second: MikroORM's async storages, made before anything loads MikroORM (src/db/settling-storage.ts).
+import { ormStorages } from './db/settling-storage';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { initOrm } from './db/orm';
@@ -18,6 +20,8 @@ async function main(): Promise<void> {
   logger.level = config.logLevel;
   if (!config.databaseUrl) throw new ConfigError('npm run worker needs DATABASE_URL (the database the servers use)');
   configureWebhooks(config.webhooks);
+  // MikroORM loaded with its storages settling (the second import above), or a refusal to start.
+  ormStorages();
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax, config.debugSql);
   const events = startEventMaintenance(orm, config.eventRetentionDays);
   // The write marks of its commits become their companies' WAL positions (docs/scaling.md).

@@ -1,4 +1,6 @@
 import './quiet';
+// Second: MikroORM's async storages, made before anything loads MikroORM (src/db/settling-storage.ts).
+import '../db/settling-storage';
 import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';

@@ -1,3 +1,5 @@
+// First: MikroORM's async storages, made before anything loads MikroORM (src/db/settling-storage.ts).
+import '../db/settling-storage';
 import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';

@@ -1,6 +1,8 @@
 // `npm run mcp`: the MCP server over stdio for a local agent (docs/agents.md). stdout carries the
 // protocol, so the logs stay off (LOG_LEVEL=silent unless set).
 import '../cli/quiet';
+// Second: MikroORM's async storages, made before anything loads MikroORM (src/db/settling-storage.ts).
+import '../db/settling-storage';
 import 'reflect-metadata';
 import type { Request } from 'express';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
