@@ -24,6 +24,24 @@ const registry = new Map<string, BackgroundTask>();
 /** Every queue's: three retries, and a job running longer than 15 minutes counts as failed. */
 const QUEUE_OPTIONS = { retryLimit: 3, retryDelay: 5, expireInSeconds: 15 * 60 } as const;
 
+/**
+ * Creates a task's queue unless it exists. pg-boss 10's create_queue, run by two processes at once
+ * for one queue (two workers started together on a new database), can deadlock: one has inserted
+ * the queue's row and attaches its partition, the other waits on that row while holding the queue
+ * table. PostgreSQL aborts one of them (SQLSTATE 40P01); that one tries again and finds the queue
+ * made (its insert is ON CONFLICT DO NOTHING). Any other error is thrown.
+ */
+async function createQueue(boss: PgBoss, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, { name, ...QUEUE_OPTIONS });
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+    }
+  }
+}
+
 /** Adds a task to the engine of this process; call it at import, before startEngine. */
 export function registerTask(task: BackgroundTask): void {
   if (!/^[A-Za-z0-9_./-]+$/.test(task.name)) throw new Error(`task name "${task.name}" is not a queue name`);
@@ -64,7 +82,7 @@ export async function startEngine(orm: Orm, url: string, options: EngineOptions 
     void p.finally(() => running.delete(p));
   };
   for (const task of tasks) {
-    await boss.createQueue(task.name, { name: task.name, ...QUEUE_OPTIONS });
+    await createQueue(boss, task.name);
     if (task.cron) await boss.schedule(task.name, task.cron, {}, { tz: 'UTC' });
     else await boss.unschedule(task.name).catch(() => undefined);
     const work = { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 };
@@ -112,7 +130,7 @@ export async function queueTask(url: string, name: string, data: Record<string, 
     sender.catch(() => senders.delete(url));
   }
   const boss = await sender;
-  if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...QUEUE_OPTIONS });
+  if (!(await boss.getQueue(name))) await createQueue(boss, name);
   await boss.send(name, data);
 }
 

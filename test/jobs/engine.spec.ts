@@ -37,4 +37,24 @@ describe('the background task engine', () => {
     }
     await expect(engine.runNow('no-such-task')).rejects.toThrow('no task "no-such-task"');
   });
+
+  it('starts in two processes at once on a database that has no queues yet', async () => {
+    // pg-boss's create_queue deadlocks when two engines create one queue together (src/jobs/engine.ts,
+    // createQueue); before the retry, one of two workers started together on a new database failed
+    // to start in five rounds of six.
+    const db = new Client({ connectionString: t.url });
+    await db.connect();
+    try {
+      for (let round = 0; round < 3; round++) {
+        await db.query('drop schema if exists pgboss cascade');
+        const engines = await Promise.allSettled([startEngine(t.orm, t.url), startEngine(t.orm, t.url)]);
+        await Promise.all(engines.map((e) => (e.status === 'fulfilled' ? e.value.stop() : undefined)));
+        expect(engines.map((e) => (e.status === 'fulfilled' ? 'started' : String(e.reason)))).toEqual(['started', 'started']);
+      }
+      const { rows } = await db.query(`select count(*)::int as n from pgboss.queue`);
+      expect(rows[0].n).toBeGreaterThanOrEqual(1);
+    } finally {
+      await db.end();
+    }
+  });
 });
