@@ -1,3 +1,5 @@
+// First, as in the server's entry points: the recurring task runs in this process (src/db/settling-storage.ts).
+import '../src/db/settling-storage';
 import 'reflect-metadata';
 import { pdfRows } from './pdf';
 import { importBenchRows } from './imports';
