@@ -1,6 +1,7 @@
 import type { FieldOptions } from '../../schema/field-types';
 import type { RequestContext } from '../../data/context';
-import { leanFind } from '../../data/record';
+import { leanColumnMapper, leanFind } from '../../data/record';
+import { runStatement } from '../../data/prepared';
 import { CustomFieldDefinition, CustomFieldResource } from './custom-field.entity';
 import { mergeValues } from './custom-field.values';
 
@@ -83,6 +84,9 @@ export function liveDefinitionsOf(ctx: RequestContext, resources: readonly Custo
   return Promise.all(definitionsOf(ctx, resources));
 }
 
+/** A company's live definitions of one resource, in their order (leanFind's statement, planned once). */
+export const DEFINITIONS_SQL = `select * from custom_field_definitions where company_uuid = ? and resource = ? and deleted_at is null order by position asc, key asc`;
+
 function definitionsOf(ctx: RequestContext, resources: readonly CustomFieldResource[]): Array<Promise<CustomFieldDefinition[]>> {
   const request = requestKey(ctx);
   let memo = perRequest.get(request);
@@ -90,7 +94,13 @@ function definitionsOf(ctx: RequestContext, resources: readonly CustomFieldResou
   const missing = resources.filter((r) => !memo.has(r));
   if (missing.length) {
     // Lean read-only records (src/data/record.ts): nothing for the request's unit of work to track.
-    const read = leanFind(ctx.em, CustomFieldDefinition, { company: ctx.companyId, resource: missing.length === 1 ? missing[0] : { $in: missing }, deletedAt: null }, { orderBy: { position: 'asc', key: 'asc' } });
+    // One resource (every create and update) by a prepared statement, the rows mapped as leanFind
+    // maps them; several (a document) by leanFind (test/modules/custom-field/definitions-read.spec.ts
+    // compares the two).
+    const read =
+      missing.length === 1
+        ? runStatement<Record<string, unknown>[]>(ctx.em, DEFINITIONS_SQL, [ctx.companyId, missing[0]]).then((rows) => rows.map(leanColumnMapper(ctx.em, CustomFieldDefinition)))
+        : leanFind(ctx.em, CustomFieldDefinition, { company: ctx.companyId, resource: { $in: missing }, deletedAt: null }, { orderBy: { position: 'asc', key: 'asc' } });
     for (const r of missing) memo.set(r, missing.length === 1 ? read : read.then((defs) => defs.filter((d) => d.resource === r)));
   }
   return resources.map((r) => memo.get(r)!);
