@@ -321,7 +321,7 @@ describe('REST invoices', () => {
       // (their defaults and required ones, docs/custom-fields.md), one writes the invoice and the job's change.
       expect(seen).toHaveLength(3);
       expect(seen[0]).toMatch(/^select .* from "jobs" as "j" left join "customers"/);
-      expect(seen[1]).toMatch(/from "custom_field_definitions"/);
+      expect(seen[1]).toMatch(/from "?custom_field_definitions"? where company_uuid/);
       expect(seen[2]).toMatch(/insert into "invoices"/);
     } finally {
       statements.stop();
