@@ -1,7 +1,8 @@
 import asyncHooks, { AsyncLocalStorage } from 'node:async_hooks';
 
-// MikroORM keeps three AsyncLocalStorage instances: the transaction of em.transactional, "inside a
-// flush" (every em.flush) and the raw fragments of a findAndCount. On Node 20, the first run() of
+// MikroORM runs three AsyncLocalStorage instances: the transaction of em.transactional, "inside a
+// flush" (every em.flush) and the raw fragments of a findAndCount (a fourth, its RequestContext,
+// is never run here). On Node 20, the first run() of
 // any AsyncLocalStorage turns on a promise hook that stays on for the life of the process, and from
 // then on every promise the process makes pays for it: 7-18% of a read's server CPU
 // (docs/architecture.md, "Promise hooks"). A server turned it on with its first write or its first
