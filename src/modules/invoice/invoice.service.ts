@@ -160,6 +160,17 @@ async function markJobInvoiced(tx: RequestContext, invoice: Invoice): Promise<vo
   if (job) Object.assign(job, billedJobChange(job));
 }
 
+/** An invoice built by invoiceService.build, for invoiceService.write. */
+export interface BuiltInvoice {
+  input: InvoiceCreateInput;
+  status: InvoiceStatus;
+  from: { recurringInvoiceUuid: string } | undefined;
+  /** The invoice as built, not written: no number. */
+  invoice: Invoice;
+  /** Its job as read (lean), or null for none. */
+  job: Job | null;
+}
+
 export const invoiceService = {
   async list(ctx: RequestContext, args: InvoiceListArgs, include?: ListInclude) {
     // Custom-field filters and sort (docs/custom-fields.md).
@@ -218,14 +229,33 @@ export const invoiceService = {
 
   /** `from`: the service agreement creating it (docs/recurring-work.md): one invoice per agreement and issue date. */
   async create(ctx: RequestContext, input: InvoiceCreateInput, from?: { recurringInvoiceUuid: string }) {
+    return invoiceService.write(ctx, await invoiceService.build(ctx, input, from));
+  },
+
+  /**
+   * The first half of create: the invoice read, checked and priced, not written (no number yet).
+   * The recurring task builds a batch of invoices this way before it writes them one after the
+   * other (src/modules/recurring/recurring.generate.ts); anything else calls create.
+   */
+  async build(ctx: RequestContext, input: InvoiceCreateInput, from?: { recurringInvoiceUuid: string }): Promise<BuiltInvoice> {
     const status = createStatus(input.status);
-    // Everything is read and checked first; then one statement writes (writeNew). A job changed in
-    // between makes that statement write nothing, and the create starts over from the job as it is.
+    const { invoice, job } = await buildNew(ctx, input, status);
+    if (from) invoice.recurringInvoiceUuid = from.recurringInvoiceUuid;
+    return { input, status, from, invoice, job };
+  },
+
+  /**
+   * The second half of create: one statement writes the invoice built (writeNew), its number taken
+   * there. A job changed since it was read makes that statement write nothing, and the create
+   * starts over from the job as it is (three attempts in all).
+   */
+  async write(ctx: RequestContext, built: BuiltInvoice): Promise<Invoice> {
+    let { invoice, job } = built;
     for (let attempt = 1; ; attempt++) {
-      const { invoice, job } = await buildNew(ctx, input, status);
-      if (from) invoice.recurringInvoiceUuid = from.recurringInvoiceUuid;
       if (await writeNew(ctx, invoice, job)) return invoice;
       if (attempt === 3) throw new Error('invoice create: its job changed at every attempt');
+      ({ invoice, job } = await buildNew(ctx, built.input, built.status));
+      if (built.from) invoice.recurringInvoiceUuid = built.from.recurringInvoiceUuid;
     }
   },
 
