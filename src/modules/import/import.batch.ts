@@ -13,7 +13,8 @@ import { liveDefinitions } from '../custom-field/custom-data';
 import { CustomFieldResource } from '../custom-field/custom-field.entity';
 
 // One batch of an import's rows (docs/import-export.md), written in the caller's transaction
-// (src/modules/import/import.run.ts): each row in a savepoint, through the REST rows' pipelines.
+// (src/modules/import/import.run.ts) through the REST rows' pipelines: in one savepoint, the new
+// customers in one multi-row insert, or, when a row fails there, each row in a savepoint of its own.
 
 export interface Counts {
   created: number;
@@ -57,10 +58,11 @@ export function alwaysRowSavepoints(on: boolean): void {
 /**
  * Writes one batch's rows in `tx`: a row with a record to update (match_on) goes through the PUT
  * row when it changes something, else through the POST row. Its counts and failed rows. First
- * the whole batch in one savepoint with no savepoint per row (two statements fewer per row); when a
- * row fails there, the batch is rolled back to it and written again with a savepoint per row, so
- * that a failed row leaves nothing behind. A batch whose rows all succeed is the same either way
- * (test/modules/import/import-modes.spec.ts compares them).
+ * the whole batch in one savepoint with no savepoint per row (two statements fewer per row) and
+ * the records insertNew makes in one multi-row insert (one statement for the batch's creates);
+ * when a row fails there, the batch is rolled back to it and written again with a savepoint and
+ * an insert per row, so that a failed row leaves nothing behind. A batch whose rows all succeed is
+ * the same either way (test/modules/import/import-batch.spec.ts and import-modes.spec.ts compare them).
  */
 export async function writeBatch(tx: RequestContext, plan: Plan, batch: FileRecord[]): Promise<{ counts: Counts; errors: RowError[] }> {
   if (everyRowInSavepoint) return writeRows(tx, plan, batch, true);
