@@ -60,17 +60,17 @@ interface Outcome {
 
 /**
  * Imports `file` (`rows` then made into CSV) into a new company holding the custom fields, a
- * location and a customer with the external id crm C-HELD, in batches of 20 rows, by the plain path
+ * location and a customer with the external id crm C-HELD, in batches of 20 rows (or `batchRows`), by the plain path
  * or the batched one; everything it wrote, its ids replaced by names (customers by first name).
  */
-async function outcome(plain: boolean, rows: string[][], options: Record<string, string>): Promise<Outcome> {
+async function outcome(plain: boolean, rows: string[][], options: Record<string, string>, batchRows = 20): Promise<Outcome> {
   const tenant = await createTenant(t, { name: plain ? 'Plain' : 'Batched' });
   for (const f of FIELDS) expect((await rest(t, tenant).post('/custom_fields', f)).status).toBe(200);
   const location = (await rest(t, tenant).post('/locations', { name: 'Main', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' })).body.data;
   await makeCustomer(t, tenant, { first_name: 'Holder', last_name: 'Held', email: 'held@example.com', external_ids: { crm: 'C-HELD' } });
   const file = csvOf(COLUMNS, rows.map((r) => r.map((v) => (v === LOCATION ? location.uuid : v))));
   alwaysRowSavepoints(plain);
-  importBatchRows(20);
+  importBatchRows(batchRows);
   const watch = watchStatements();
   let done: Record<string, any>;
   try {
@@ -190,4 +190,14 @@ describe('an import batch written by one multi-row insert', () => {
     // batch 2 in two, none row by row.
     expect(batched.inserts).toEqual({ multiRow: 7, single: 0 });
   });
+
+  it("a batch with more values than a statement takes: two inserts, the same rows", async () => {
+    // 3,000 rows of a customer's ~27 columns: past PostgreSQL's 65,535 parameters of one statement.
+    const rows = Array.from({ length: 3000 }, (_, i) => row(i));
+    const batched = await outcome(false, rows, {}, 3000);
+    const plain = await outcome(true, rows, {}, 3000);
+    expect(batched.report).toEqual({ status: 'succeeded', rows_done: 3000, created: 3000, updated: 0, unchanged: 0, failed: 0 });
+    expectSame(batched, plain);
+    expect(batched.inserts).toEqual({ multiRow: 2, single: 0 });
+  }, 120_000);
 });
