@@ -84,7 +84,8 @@ export function runLogged<T>(em: EntityManager, sql: string, params: readonly un
 }
 
 export interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] } | string): Promise<unknown>;
+  /** Without a name: an unnamed statement (parsed for this execution only). */
+  query(config: { name?: string; text: string; values: unknown[] } | string): Promise<unknown>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Loaders } from '../../data/loaders';
 import { AppError, ErrorDetail } from '../../errors/app-error';
 import { asAppError } from '../../errors/db-error';
+import { insertLater, PendingInserts } from '../../data/insert';
 import { logger } from '../../logger';
 import { bodyToInput } from '../../rest/case-map';
 import { validateInput } from '../../schema/validation';
@@ -12,7 +13,8 @@ import { liveDefinitions } from '../custom-field/custom-data';
 import { CustomFieldResource } from '../custom-field/custom-field.entity';
 
 // One batch of an import's rows (docs/import-export.md), written in the caller's transaction
-// (src/modules/import/import.run.ts): each row in a savepoint, through the REST rows' pipelines.
+// (src/modules/import/import.run.ts) through the REST rows' pipelines: in one savepoint, the new
+// customers in one multi-row insert, or, when a row fails there, each row in a savepoint of its own.
 
 export interface Counts {
   created: number;
@@ -56,10 +58,11 @@ export function alwaysRowSavepoints(on: boolean): void {
 /**
  * Writes one batch's rows in `tx`: a row with a record to update (match_on) goes through the PUT
  * row when it changes something, else through the POST row. Its counts and failed rows. First
- * the whole batch in one savepoint with no savepoint per row (two statements fewer per row); when a
- * row fails there, the batch is rolled back to it and written again with a savepoint per row, so
- * that a failed row leaves nothing behind. A batch whose rows all succeed is the same either way
- * (test/modules/import/import-modes.spec.ts compares them).
+ * the whole batch in one savepoint with no savepoint per row (two statements fewer per row) and
+ * the records insertNew makes in one multi-row insert (one statement for the batch's creates);
+ * when a row fails there, the batch is rolled back to it and written again with a savepoint and
+ * an insert per row, so that a failed row leaves nothing behind. A batch whose rows all succeed is
+ * the same either way (test/modules/import/import-batch.spec.ts and import-modes.spec.ts compare them).
  */
 export async function writeBatch(tx: RequestContext, plan: Plan, batch: FileRecord[]): Promise<{ counts: Counts; errors: RowError[] }> {
   if (everyRowInSavepoint) return writeRows(tx, plan, batch, true);
@@ -119,6 +122,20 @@ async function writeRows(batchTx: RequestContext, plan: Plan, batch: FileRecord[
   if (matched.length) for (const e of (await fresh(tx.em).find(target.entity as never, { uuid: { $in: matched } } as never)) as Array<Record<string, unknown>>) current.set(e.uuid as string, e);
   // Records this batch created, by key: a later row of the file with the same key updates them.
   const made = new Map<string, string>();
+  // Without row savepoints, the records a create inserts by insertNew (customers) wait for one
+  // multi-row insert (src/data/insert.ts): written before a row that updates (it may update one of
+  // them) and at the batch's end, so that every write happens in the rows' order. A row the
+  // database refuses there sends the batch back to be written with savepoints, as a row does.
+  const pending = savepoints ? null : new PendingInserts();
+  const flush = async () => {
+    if (!pending?.size) return;
+    try {
+      await pending.flush(tx.em);
+    } catch {
+      throw new WithSavepoints();
+    }
+  };
+  const inOwnRow = (fn: (rowCtx: RequestContext) => Promise<void>) => (pending ? inRow(tx, pending, fn) : inSavepoint(tx, fn));
   for (const { r, body, key } of rows) {
     const uuids = key ? (found.get(key) ?? (made.has(key) ? [made.get(key)!] : [])) : [];
     const updateBody = () => Object.fromEntries(Object.entries(body).filter(([k]) => target.updateFields.has(k)));
@@ -133,8 +150,9 @@ async function writeRows(batchTx: RequestContext, plan: Plan, batch: FileRecord[
       fail(r, refused);
       continue;
     }
+    if (uuids.length) await flush();
     try {
-      await (savepoints ? inSavepoint : inRow)(tx, async (rowCtx) => {
+      await inOwnRow(async (rowCtx) => {
         if (uuids.length) {
           const input = bodyToInput(target.updateBody, updateBody());
           await validateInput(input, 'rest');
@@ -156,6 +174,7 @@ async function writeRows(batchTx: RequestContext, plan: Plan, batch: FileRecord[
       fail(r, rowErrors(err));
     }
   }
+  await flush();
   return { counts, errors };
 }
 
@@ -175,9 +194,10 @@ function fresh(em: EntityManager): EntityManager {
   return em.fork({ clear: true, keepTransactionContext: true });
 }
 
-/** Runs `fn` for one row with an EntityManager of its own, in the batch's savepoint. */
-async function inRow(tx: RequestContext, fn: (rowCtx: RequestContext) => Promise<void>): Promise<void> {
+/** Runs `fn` for one row with an EntityManager of its own, in the batch's savepoint; the rows it gives insertNew wait in `pending`. */
+async function inRow(tx: RequestContext, pending: PendingInserts, fn: (rowCtx: RequestContext) => Promise<void>): Promise<void> {
   const em = fresh(tx.em);
+  insertLater(em, pending);
   await fn({ ...tx, em, loaders: new Loaders(em, { companyId: tx.companyId, access: tx.access }) });
 }
 

@@ -23,7 +23,7 @@ import { ImportResource } from './import.types';
 // The background work of an import (docs/import-export.md). A process claims the import (its
 // `worker` and a heartbeat), reads the file from the database and writes it in batches: each
 // batch in one transaction that first locks the import's row and checks that this process still
-// holds it at the row where it left off, writes the batch's records (each row in a savepoint),
+// holds it at the row where it left off, writes the batch's records (src/modules/import/import.batch.ts),
 // its failed rows and the new counts, and commits all of it together. A process killed mid-batch
 // loses the batch's transaction whole; the next one resumes at rows_done, so no row is written
 // twice. dry_run and all_or_nothing run in one transaction, rolled back unless it all succeeded.
