@@ -1,19 +1,19 @@
 import { ofCompany } from '../../data/tenant';
 import { inTransaction, RequestContext } from '../../data/context';
 import { companyToday } from '../../data/company-time';
-import { canonicalJson } from '../../data/idempotency';
 import { applyInput, containsPattern, findActive, ListInclude, listPage, RefSpec, resolveRef } from '../../data/crud';
-import { centsToDecimal, fromCents, toCents } from '../../domain/money';
-import { AppError, ErrorDetail } from '../../errors/app-error';
+import { centsToDecimal, fromCents } from '../../domain/money';
+import { AppError } from '../../errors/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Estimate } from '../estimate/estimate.entity';
 import { Job } from '../job/job.entity';
 import { Location } from '../location/location.entity';
 import { completedSum, lockInvoice, restoreInvoice, settle, syncInvoice, syncJobPaidAt } from './invoice.balance';
-import { Invoice, InvoiceLineItem, InvoiceStatus, InvoiceType } from './invoice.entity';
+import { Invoice, InvoiceStatus, InvoiceType } from './invoice.entity';
 import { billedJobChange, Billing, billsJob, overdueSql } from './invoice.rules';
-import { InvoiceAmountsInput, InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
-import { computeTotals, LineIn, Totals } from './invoice-totals';
+import { InvoiceCreateInput, InvoiceListArgs, InvoicePreview, InvoicePreviewInput, InvoiceStatusFilter, InvoiceUpdateInput } from './invoice.inputs';
+import { computeTotals } from './invoice-totals';
+import { applyTotals, cents, checkSentLines, jobAmount, linesIn, linesOut, progressOf, storedLinesIn } from './invoice.amounts';
 import { applyStatus } from './marked-paid';
 import { loadParties, writeNew } from './invoice.write';
 import { applyCustomData } from '../custom-field/custom-data';
@@ -32,55 +32,7 @@ const SPECIAL = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount', 'status
 // On create, the job and customer come from loadParties.
 const OTHER_REFS = refs.filter((r) => r.field !== 'jobUuid' && r.field !== 'customerUuid');
 const SPECIAL_AND_PARTIES = [...SPECIAL, 'jobUuid', 'customerUuid'];
-const cents = (v: number | null | undefined) => (v === undefined || v === null ? v : toCents(v));
 const AMOUNT_FIELDS = ['lineItems', 'subtotal', 'taxAmount', 'discountAmount'] as const;
-
-/** 'Progress' needs a percentage; any other type refuses one (checked on the merged record). */
-function progressOf(type: InvoiceType, sent: number | null | undefined, stored: number | null): number | null {
-  // Switching away from 'Progress' drops the stored percentage unless one is sent.
-  const p = sent !== undefined ? sent : type === InvoiceType.PROGRESS ? stored : null;
-  if (type === InvoiceType.PROGRESS && p === null) throw AppError.field('progressPercentage', "is required for 'Progress' invoices");
-  if (type !== InvoiceType.PROGRESS && p !== null) throw AppError.field('progressPercentage', "is only for 'Progress' invoices");
-  return p;
-}
-
-const jobAmount = (job: Job | null) => (job ? (job.actualAmountCents ?? job.estimatedAmountCents) : null);
-const linesIn = (items: InvoiceAmountsInput['lineItems']): LineIn[] | null | undefined =>
-  items?.map((l) => ({ description: l.description, quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, taxRate: l.taxRate }));
-const storedLinesIn = (items: InvoiceLineItem[] | null): LineIn[] | null =>
-  items?.map((l) => ({ description: l.description, quantity: l.quantity, unitPriceCents: toCents(l.unitPrice)!, taxRate: l.taxRate })) ?? null;
-const linesOut = (t: Totals): InvoiceLineItem[] =>
-  t.lines.map((l) =>
-    Object.assign(new InvoiceLineItem(), {
-      description: l.description,
-      quantity: l.quantity,
-      unitPrice: fromCents(l.unitPriceCents),
-      lineTotal: fromCents(l.lineTotalCents),
-      taxRate: l.taxRate,
-      taxAmount: fromCents(l.taxCents),
-    }),
-  );
-
-/** Computed line amounts sent back (GET → edit → PUT) must match the computation. */
-function checkSentLines(items: InvoiceAmountsInput['lineItems'], t: Totals): void {
-  const details: ErrorDetail[] = [];
-  items?.forEach((l, i) => {
-    const line = t.lines[i];
-    if (l.lineTotal !== undefined && toCents(l.lineTotal) !== line.lineTotalCents) details.push({ field: `lineItems[${i}].lineTotal`, message: `lineItems[${i}].lineTotal is computed: quantity × unit_price is ${fromCents(line.lineTotalCents)}` });
-    if (l.taxAmount !== undefined && toCents(l.taxAmount) !== line.taxCents) details.push({ field: `lineItems[${i}].taxAmount`, message: `lineItems[${i}].taxAmount is computed: line_total × tax_rate % is ${fromCents(line.taxCents)}` });
-  });
-  if (details.length) throw AppError.validation(details);
-}
-
-function applyTotals(invoice: Invoice, t: Totals, hadLines: boolean): void {
-  const lines = hadLines ? linesOut(t) : null;
-  // The same lines sent back (GET → edit → PUT) are no change: updated_at stays. A new invoice has none to compare.
-  if (invoice.lineItems == null ? lines !== null : canonicalJson(lines) !== canonicalJson(invoice.lineItems)) invoice.lineItems = lines;
-  invoice.subtotalCents = t.subtotalCents;
-  invoice.taxAmountCents = t.taxCents;
-  invoice.discountAmountCents = t.discountCents;
-  invoice.totalAmountCents = t.totalCents;
-}
 
 const loadJob = (tx: RequestContext, invoice: Invoice) => (invoice.job ? tx.em.findOneOrFail(Job, ofCompany(tx, { uuid: invoice.job.uuid }), { filters: false }) : Promise.resolve(null));
 
