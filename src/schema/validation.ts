@@ -27,6 +27,15 @@ export async function validateInput(input: any, naming: Naming, prefix = ''): Pr
   if (details.length) throw AppError.validation(details);
 }
 
+/**
+ * validateInput's work without the throw: normalises in place and returns the details it would
+ * throw (none: valid). For a caller that keeps some of them (the custom fields' values, whose
+ * input leaves the fields it does not use unset: custom-field.values.ts).
+ */
+export function inputProblems(input: any, naming: Naming, prefix = ''): Promise<ErrorDetail[]> {
+  return collect(input, naming, prefix);
+}
+
 async function collect(input: any, naming: Naming, prefix: string): Promise<ErrorDetail[]> {
   const details: ErrorDetail[] = [];
   const metas = fieldsOf(input.constructor).filter((f) => f.io === 'in');
