@@ -25,7 +25,10 @@ beforeAll(async () => {
   if (missing.length) return;
   const server = new URL(t.url);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsc-pgbouncer-'));
-  bouncer = await startPgbouncer(dir, Number(server.port || 5432), server.hostname, { password: decodeURIComponent(server.password) || undefined });
+  // Ten server connections, not the default twenty: the other test files run beside this one on the
+  // same PostgreSQL (max_connections 100 by default), and one run of the whole suite found it full.
+  // Two hundred requests at once still wait in PgBouncer's queue, which is what this test is about.
+  bouncer = await startPgbouncer(dir, Number(server.port || 5432), server.hostname, { poolSize: 10, password: decodeURIComponent(server.password) || undefined });
   const u = new URL(t.url);
   u.port = String(bouncer.port);
   u.password = '';
