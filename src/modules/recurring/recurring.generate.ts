@@ -26,26 +26,25 @@ export const MAX_CATCH_UP = 12;
 /** The local time an occurrence's invoice is due. */
 export const ISSUE_TIME = '06:00';
 
+/** An agreement due at the statement's first parameter (a timestamp): 06:00 of its next date, in its time zone, has come. */
+const DUE = `status = 'active' and deleted_at is null and next_issue_date is not null
+    and next_issue_date + time '${ISSUE_TIME}' <= (?::timestamptz at time zone timezone)`;
+
 // The one statement that reads across companies, by design: the worker claims the next due
 // agreement of any company (no request, no company scope), and everything after the claim runs in
 // that agreement's company's system context (src/data/system-context.ts).
 const CLAIM_SQL = `select uuid, company_uuid from recurring_invoices
-  where status = 'active' and deleted_at is null and next_issue_date is not null
-    and next_issue_date + time '${ISSUE_TIME}' <= (?::timestamptz at time zone timezone)
-    and not (uuid = any(?::uuid[]))
+  where ${DUE} and not (uuid = any(?::uuid[]))
   order by next_issue_date, uuid limit 1 for update skip locked`;
 
 // More due agreements of the company the first claim found, for the same transaction (a batch).
 const CLAIM_MORE_SQL = `select uuid from recurring_invoices
-  where company_uuid = ? and status = 'active' and deleted_at is null and next_issue_date is not null
-    and next_issue_date + time '${ISSUE_TIME}' <= (?::timestamptz at time zone timezone)
-    and not (uuid = any(?::uuid[]))
+  where ${DUE} and company_uuid = ? and not (uuid = any(?::uuid[]))
   order by next_issue_date, uuid limit ? for update skip locked`;
 
-// One agreement again, by its key, when it is still due (a batch's fallback, below).
+// One agreement of a company again, by its key, when it is still due (a batch's fallback, below).
 const CLAIM_ONE_SQL = `select uuid, company_uuid from recurring_invoices
-  where uuid = ? and status = 'active' and deleted_at is null and next_issue_date is not null
-    and next_issue_date + time '${ISSUE_TIME}' <= (?::timestamptz at time zone timezone)
+  where ${DUE} and company_uuid = ? and uuid = ?
   for update skip locked`;
 
 /** The last occurrence date whose time has come at `now` in `timezone`. */
@@ -186,7 +185,7 @@ export async function issueDue(orm: Orm, now = new Date(), parallel = ISSUE_PARA
         const issued = await (orm.em.fork() as EntityManager).transactional(async (tx) => {
           const first = await claimNext(tx);
           if (!first) return null;
-          const more = await rows<{ uuid: string }>(tx, CLAIM_MORE_SQL, [first.company_uuid, now.toISOString(), `{${[...failed, first.uuid].join(',')}}`, batch - 1]);
+          const more = await rows<{ uuid: string }>(tx, CLAIM_MORE_SQL, [now.toISOString(), first.company_uuid, `{${[...failed, first.uuid].join(',')}}`, batch - 1]);
           held.companyId = first.company_uuid;
           held.uuids = [first.uuid, ...more.map((m) => m.uuid)];
           return issueBatch(tx, first.company_uuid, held.uuids, now);
@@ -199,7 +198,7 @@ export async function issueDue(orm: Orm, now = new Date(), parallel = ISSUE_PARA
         // fault fails alone (logged, and left for the next run) and the others are invoiced. One
         // no longer due (another process took it meanwhile) is left alone.
         logger.info({ err, recurringInvoices: held.uuids.length }, 'recurring invoices: a batch failed; its agreements are issued one by one');
-        for (const uuid of held.uuids) await single(async (tx) => (await rows<Claimed>(tx, CLAIM_ONE_SQL, [uuid, now.toISOString()]))[0]);
+        for (const uuid of held.uuids) await single(async (tx) => (await rows<Claimed>(tx, CLAIM_ONE_SQL, [now.toISOString(), held.companyId, uuid]))[0]);
       }
     }
   };
